@@ -1,0 +1,167 @@
+import assert from "node:assert/strict";
+import { parseConfig, resolveLaunch } from "./mod.ts";
+
+const opts = { workdir: "/w", lingtai: false };
+const acct = { alias: "main", app_id: "cli_a1b2c3d4e5f6a7b8", app_secret: "sec-ret-value" };
+
+const rejections: { name: string; config: unknown; want: string[] }[] = [
+  {
+    name: "a missing accounts list",
+    config: {},
+    want: ["config accounts: required (a non-empty list)"],
+  },
+  {
+    name: "an empty accounts list",
+    config: { accounts: [] },
+    want: ["config accounts: Expected at least one account"],
+  },
+  {
+    name: "an unknown top-level key",
+    config: { accounts: [acct], bogus: 1 },
+    want: ["config: unknown key 'bogus'"],
+  },
+  {
+    name: "an unknown account key",
+    config: { accounts: [{ ...acct, secret: "x" }] },
+    want: ["config accounts[0]: unknown key 'secret'"],
+  },
+  {
+    name: "missing app_id and app_secret",
+    config: { accounts: [{ alias: "main" }] },
+    want: ["config accounts[0].app_id: required", "config accounts[0].app_secret: required"],
+  },
+  {
+    name: "an app_id that is not cli_ + 16 hex",
+    config: { accounts: [{ ...acct, app_id: "cli_123" }] },
+    want: [
+      "config accounts[0].app_id: Expected app_id to look like cli_ followed by 16 hex digits",
+    ],
+  },
+  {
+    name: "an alias with ':'",
+    config: { accounts: [{ ...acct, alias: "a:b" }] },
+    want: [
+      "config accounts[0].alias: Expected alias to be 1-64 letters, digits, '_' or '-' starting with a letter or digit (no ':' or path characters)",
+    ],
+  },
+  {
+    name: "an alias with path characters",
+    config: { accounts: [{ ...acct, alias: "../x" }] },
+    want: [
+      "config accounts[0].alias: Expected alias to be 1-64 letters, digits, '_' or '-' starting with a letter or digit (no ':' or path characters)",
+    ],
+  },
+  {
+    name: "a duplicate alias",
+    config: { accounts: [acct, { ...acct, app_id: "cli_0000000000000000" }] },
+    want: ["config accounts: duplicate alias 'main'"],
+  },
+  {
+    name: "a domain that is neither feishu, lark nor a URL",
+    config: { accounts: [{ ...acct, domain: "ftp://x" }] },
+    want: ["config accounts[0].domain: Expected 'feishu', 'lark' or an http(s) base URL"],
+  },
+  {
+    name: "a relative media root",
+    config: { accounts: [acct], media_roots: ["media"] },
+    want: ["config media_roots[0]: Expected an absolute path"],
+  },
+  {
+    name: "an empty transcriber command",
+    config: { accounts: [acct], transcriber: { command: [] } },
+    want: ["config transcriber.command: Expected a non-empty argv array"],
+  },
+];
+
+for (const c of rejections) {
+  Deno.test(`parseConfig() rejects ${c.name} with one clear line each and no secret`, () => {
+    const r = parseConfig(JSON.stringify(c.config), opts);
+    assert.equal(r.ok, false);
+    if (r.ok) return;
+    assert.deepEqual(r.errors, c.want);
+    assert.ok(!r.errors.join("\n").includes(acct.app_secret));
+  });
+}
+
+Deno.test("parseConfig() rejects text that is not JSON", () => {
+  const r = parseConfig("{bad", opts);
+  assert.equal(r.ok, false);
+  assert.match(r.ok ? "" : r.errors[0]!, /^Feishu config is not valid JSON: /);
+});
+
+Deno.test("parseConfig() applies defaults and collects secrets for redaction", () => {
+  const r = parseConfig(JSON.stringify({ accounts: [{ ...acct, allowed_users: [] }] }), opts);
+  assert.ok(r.ok);
+  if (!r.ok) return;
+  assert.deepEqual(r.secrets, [acct.app_secret]);
+  assert.deepEqual(r.config.accounts[0], {
+    alias: "main",
+    appId: acct.app_id,
+    appSecret: acct.app_secret,
+    allowedUsers: null,
+    baseUrl: "https://open.feishu.cn",
+  });
+  assert.deepEqual(r.config.mediaRoots, ["/w"]);
+  assert.deepEqual(r.config.notify, { licc: false, claudeChannel: true });
+});
+
+Deno.test("parseConfig() turns LICC on by default under LingTai", () => {
+  const r = parseConfig(JSON.stringify({ accounts: [acct] }), { workdir: "/w", lingtai: true });
+  assert.ok(r.ok && r.config.notify.licc);
+});
+
+const launches: {
+  name: string;
+  args: string[];
+  env: Record<string, string>;
+  want: { configPath: string | null; workdir: string; mcpName: string };
+}[] = [
+  {
+    name: "defaults the workdir to the caller's directory under deno task",
+    args: [],
+    env: { INIT_CWD: "/caller" },
+    want: { configPath: null, workdir: "/caller", mcpName: "feishu" },
+  },
+  {
+    name: "resolves a relative env config against the workdir",
+    args: [],
+    env: {
+      LINGTAI_AGENT_DIR: "/agent",
+      LINGTAI_FEISHU_CONFIG: ".secrets/feishu.json",
+      LINGTAI_MCP_NAME: "fs",
+    },
+    want: { configPath: "/agent/.secrets/feishu.json", workdir: "/agent", mcpName: "fs" },
+  },
+  {
+    name: "prefers FEISHU_MCP_* over LINGTAI_*",
+    args: [],
+    env: {
+      FEISHU_MCP_WORKDIR: "/a",
+      LINGTAI_AGENT_DIR: "/b",
+      FEISHU_MCP_CONFIG: "/c.json",
+      LINGTAI_FEISHU_CONFIG: "/d.json",
+    },
+    want: { configPath: "/c.json", workdir: "/a", mcpName: "feishu" },
+  },
+  {
+    name: "resolves a relative --config against the caller, not the workdir",
+    args: ["serve", "--config", "cfg.json", "--workdir", "w"],
+    env: { INIT_CWD: "/caller" },
+    want: { configPath: "/caller/cfg.json", workdir: "/caller/w", mcpName: "feishu" },
+  },
+];
+
+for (const c of launches) {
+  Deno.test(`resolveLaunch() ${c.name}`, () => {
+    const l = resolveLaunch({ args: c.args, env: c.env, cwd: "/proc-cwd", home: "/home/u" });
+    assert.deepEqual({ configPath: l.configPath, workdir: l.workdir, mcpName: l.mcpName }, c.want);
+  });
+}
+
+Deno.test("resolveLaunch() rejects an unknown subcommand and unknown flags", () => {
+  assert.throws(
+    () => resolveLaunch({ args: ["bogus"], env: {}, cwd: "/" }),
+    /Expected a subcommand/,
+  );
+  assert.throws(() => resolveLaunch({ args: ["--nope"], env: {}, cwd: "/" }));
+});

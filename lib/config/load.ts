@@ -1,0 +1,168 @@
+/**
+ * Loading and validating the config file. Every problem becomes one clear
+ * line; none of them ever contains a secret value.
+ * @module
+ */
+
+import { configSchema, type FileConfig } from "./schema.ts";
+
+/** The resolved, validated config with defaults applied. */
+export interface Config {
+  accounts: ResolvedAccount[];
+  /** Absolute directories outbound media may come from (default: the workdir). */
+  mediaRoots: string[];
+  transcriber: FileConfig["transcriber"] | null;
+  notify: { licc: boolean; claudeChannel: boolean };
+}
+
+/** An account with its domain resolved to a base URL. */
+export interface ResolvedAccount {
+  alias: string;
+  appId: string;
+  appSecret: string;
+  allowedUsers: string[] | null;
+  /** Base URL without a trailing slash, e.g. `https://open.feishu.cn`. */
+  baseUrl: string;
+}
+
+/** Result of {@link loadConfig}. */
+export type ConfigResult =
+  | { ok: true; config: Config; secrets: string[] }
+  | { ok: false; errors: string[]; secrets: string[] };
+
+/** Options of {@link loadConfig} and {@link parseConfig}. */
+export interface ConfigOptions {
+  workdir: string;
+  /** True when LINGTAI_AGENT_DIR is set (LICC defaults on then). */
+  lingtai: boolean;
+}
+
+/**
+ * Reads and validates the config file.
+ */
+export async function loadConfig(path: string, options: ConfigOptions): Promise<ConfigResult> {
+  let text: string;
+  try {
+    const info = await Deno.stat(path);
+    if (!info.isFile) {
+      return { ok: false, errors: [`Feishu config not found: ${path}`], secrets: [] };
+    }
+    text = await Deno.readTextFile(path);
+  } catch (err) {
+    const why = err instanceof Deno.errors.NotFound
+      ? "not found"
+      : `not readable (${(err as Error).name})`;
+    return { ok: false, errors: [`Feishu config ${why}: ${path}`], secrets: [] };
+  }
+  return parseConfig(text, options);
+}
+
+/**
+ * Validates config text.
+ *
+ * @example Duplicate aliases are rejected
+ * ```ts
+ * import { parseConfig } from "./load.ts";
+ * const acct = { alias: "a", app_id: "cli_a1b2c3d4e5f6a7b8", app_secret: "s3cret!" };
+ * const r = parseConfig(JSON.stringify({ accounts: [acct, acct] }), { workdir: "/w", lingtai: false });
+ * if (r.ok || !r.errors[0]?.includes("duplicate alias")) throw new Error();
+ * if (r.errors.join().includes("s3cret!")) throw new Error();
+ * ```
+ */
+export function parseConfig(text: string, options: ConfigOptions): ConfigResult {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(text);
+  } catch (err) {
+    return {
+      ok: false,
+      errors: [`Feishu config is not valid JSON: ${(err as Error).message}`],
+      secrets: [],
+    };
+  }
+  const secrets = collectSecrets(raw);
+  const parsed = configSchema.safeParse(raw);
+  const errors: string[] = [];
+  if (!parsed.success) {
+    for (const issue of parsed.error.issues) errors.push(describeIssue(issue));
+    return { ok: false, errors, secrets };
+  }
+  const seen = new Set<string>();
+  for (const a of parsed.data.accounts) {
+    if (seen.has(a.alias)) errors.push(`config accounts: duplicate alias '${a.alias}'`);
+    seen.add(a.alias);
+  }
+  if (errors.length) return { ok: false, errors, secrets };
+  const data = parsed.data;
+  return {
+    ok: true,
+    secrets,
+    config: {
+      accounts: data.accounts.map((a) => ({
+        alias: a.alias,
+        appId: a.app_id,
+        appSecret: a.app_secret,
+        allowedUsers: a.allowed_users && a.allowed_users.length > 0 ? a.allowed_users : null,
+        baseUrl: resolveDomain(a.domain ?? "feishu"),
+      })),
+      mediaRoots: data.media_roots ?? [options.workdir],
+      transcriber: data.transcriber ?? null,
+      notify: {
+        licc: data.notify?.licc ?? options.lingtai,
+        claudeChannel: data.notify?.claude_channel ?? true,
+      },
+    },
+  };
+}
+
+/**
+ * Maps a `domain` setting to a base URL without a trailing slash.
+ *
+ * @example
+ * ```ts
+ * import { resolveDomain } from "./load.ts";
+ * if (resolveDomain("lark") !== "https://open.larksuite.com") throw new Error();
+ * if (resolveDomain("http://127.0.0.1:9/") !== "http://127.0.0.1:9") throw new Error();
+ * ```
+ */
+export function resolveDomain(domain: string): string {
+  if (domain === "feishu") return "https://open.feishu.cn";
+  if (domain === "lark") return "https://open.larksuite.com";
+  return domain.replace(/\/+$/, "");
+}
+
+interface Issue {
+  code: string;
+  path: PropertyKey[];
+  message: string;
+  keys?: string[];
+}
+
+function describeIssue(issue: Issue): string {
+  const where = issue.path.length
+    ? "config " + issue.path.map((p) => typeof p === "number" ? `[${p}]` : `.${String(p)}`).join("")
+      .replace(/^\./, "")
+    : "config";
+  if (issue.code === "unrecognized_keys") {
+    return `${where}: unknown key${issue.keys!.length > 1 ? "s" : ""} ${
+      issue.keys!.map((k) => `'${k}'`).join(", ")
+    }`;
+  }
+  if (issue.code === "invalid_type" && issue.message.includes("received undefined")) {
+    return `${where}: required`;
+  }
+  return `${where}: ${issue.message}`;
+}
+
+/** Every `app_secret` string in the raw JSON, so logs can redact them. */
+function collectSecrets(raw: unknown): string[] {
+  const out: string[] = [];
+  const accounts = (raw as { accounts?: unknown })?.accounts;
+  if (Array.isArray(accounts)) {
+    for (const a of accounts) {
+      const s = (a as { app_secret?: unknown })?.app_secret;
+      if (typeof s === "string" && s) out.push(s);
+    }
+  }
+  return out;
+}

@@ -1,0 +1,66 @@
+/**
+ * The config file schema (zod, strict: unknown keys are errors) and the types
+ * derived from it. `app_secret` is a secret: it is never printed or returned.
+ * @module
+ */
+
+import { z } from "zod";
+
+const APP_ID = /^cli_[0-9a-fA-F]{16}$/;
+/** Aliases name folders and the first segment of compound ids. */
+const ALIAS = /^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$/;
+
+const domain = z.string().refine(
+  (d) => d === "feishu" || d === "lark" || /^https?:\/\/[^/\s]+(\/[^\s]*)?$/.test(d),
+  { message: "Expected 'feishu', 'lark' or an http(s) base URL" },
+);
+
+/** A string field whose absence reads "required" and whose wrong type says so. */
+const str = (name: string) =>
+  z.string({
+    error: (iss) => iss.input === undefined ? "required" : `Expected ${name} to be a string`,
+  });
+
+const account = z.strictObject({
+  alias: str("alias").regex(ALIAS, {
+    message:
+      "Expected alias to be 1-64 letters, digits, '_' or '-' starting with a letter or digit (no ':' or path characters)",
+  }),
+  app_id: str("app_id").regex(APP_ID, {
+    message: "Expected app_id to look like cli_ followed by 16 hex digits",
+  }),
+  app_secret: str("app_secret").min(1, {
+    message: "Expected app_secret to be non-empty",
+  }),
+  allowed_users: z.array(z.string().min(1)).nullable().optional(),
+  domain: domain.optional(),
+});
+
+const transcriber = z.strictObject({
+  command: z.array(z.string()).min(1, { message: "Expected a non-empty argv array" }),
+  timeout_seconds: z.number().positive().max(3600).optional(),
+});
+
+const notify = z.strictObject({
+  licc: z.boolean().optional(),
+  claude_channel: z.boolean().optional(),
+});
+
+/** The whole config file. */
+export const configSchema = z.strictObject({
+  accounts: z.array(account, {
+    error: (iss) => iss.input === undefined ? "required (a non-empty list)" : "Expected a list",
+  }).min(1, { message: "Expected at least one account" }),
+  media_roots: z.array(
+    z.string().refine((p) => p.startsWith("/"), { message: "Expected an absolute path" }),
+  ).optional(),
+  transcriber: transcriber.optional(),
+  notify: notify.optional(),
+});
+
+/** One configured Feishu app. */
+export type AccountConfig = z.infer<typeof account>;
+/** The transcriber command config. */
+export type TranscriberConfig = z.infer<typeof transcriber>;
+/** The validated config file. */
+export type FileConfig = z.infer<typeof configSchema>;
