@@ -76,6 +76,11 @@ export class ManualClock implements Clock {
     });
   }
 
+  /** Number of sleeps waiting on this clock (lets tests wait for a timer to be armed). */
+  pendingSleeps(): number {
+    return this.#waiters.length;
+  }
+
   /** Moves time forward and wakes every sleeper whose deadline has passed. */
   advance(ms: number): void {
     this.#now += ms;

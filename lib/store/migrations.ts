@@ -1,0 +1,81 @@
+/**
+ * Numbered schema migrations of `store.db`. Each entry runs once, in order,
+ * inside a transaction; later capabilities append entries, never edit old ones.
+ * @module
+ */
+
+/** One schema step. */
+export interface Migration {
+  version: number;
+  name: string;
+  sql: string;
+}
+
+/** All migrations, in order. */
+export const MIGRATIONS: readonly Migration[] = [
+  {
+    version: 1,
+    name: "records, chunks, contacts, identities, typing",
+    sql: `
+      CREATE TABLE records (
+        seq INTEGER PRIMARY KEY AUTOINCREMENT,
+        account TEXT NOT NULL,
+        id TEXT NOT NULL,
+        chat_id TEXT NOT NULL,
+        thread_id TEXT,
+        feishu_message_id TEXT,
+        feishu_event_id TEXT,
+        direction TEXT NOT NULL CHECK (direction IN ('incoming', 'outgoing')),
+        kind TEXT NOT NULL,
+        status TEXT,
+        create_time INTEGER NOT NULL,
+        is_read INTEGER NOT NULL DEFAULT 0,
+        hidden INTEGER NOT NULL DEFAULT 0,
+        from_open_id TEXT,
+        search_text TEXT NOT NULL DEFAULT '',
+        record TEXT NOT NULL,
+        updated_at INTEGER NOT NULL,
+        UNIQUE (account, id)
+      );
+      CREATE INDEX records_chat_time ON records (account, chat_id, create_time DESC, seq DESC);
+      CREATE INDEX records_direction_time ON records (account, direction, create_time DESC, seq DESC);
+      CREATE INDEX records_feishu_message ON records (account, feishu_message_id);
+      CREATE INDEX records_feishu_event ON records (account, feishu_event_id);
+      CREATE TABLE record_chunks (
+        account TEXT NOT NULL,
+        message_id TEXT NOT NULL,
+        record_id TEXT NOT NULL,
+        PRIMARY KEY (account, message_id)
+      );
+      CREATE TABLE contacts (
+        account TEXT NOT NULL,
+        open_id TEXT NOT NULL,
+        alias TEXT,
+        name TEXT,
+        chat_id TEXT,
+        updated_at INTEGER NOT NULL,
+        PRIMARY KEY (account, open_id)
+      );
+      CREATE TABLE identities (
+        account TEXT PRIMARY KEY,
+        app_id TEXT NOT NULL,
+        bot_open_id TEXT,
+        bot_name TEXT,
+        bot_user_id TEXT,
+        source TEXT,
+        last_verified_at INTEGER,
+        updated_at INTEGER NOT NULL
+      );
+      CREATE TABLE typing (
+        account TEXT NOT NULL,
+        chat_id TEXT NOT NULL,
+        message_id TEXT NOT NULL,
+        reaction_id TEXT NOT NULL,
+        receive_id TEXT,
+        receive_id_type TEXT,
+        created_at INTEGER NOT NULL,
+        PRIMARY KEY (account, chat_id)
+      );
+    `,
+  },
+];

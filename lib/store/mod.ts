@@ -1,0 +1,80 @@
+/**
+ * Durable state of the bridge in `<workdir>/feishu/`: `store.db` (SQLite via
+ * node:sqlite, WAL) with records, contacts, identities and pending Typing
+ * reactions; the workdir lock; search off the main thread.
+ * @module
+ */
+
+import { join } from "node:path";
+import type { DatabaseSync } from "node:sqlite";
+import type { Clock } from "../core/mod.ts";
+import { openDatabase } from "./db.ts";
+import { RecordStore } from "./records.ts";
+import { ContactStore } from "./contacts.ts";
+import { IdentityStore } from "./identity.ts";
+import { TypingStore } from "./typing.ts";
+import { Searcher } from "./search.ts";
+
+export * from "./records.ts";
+export * from "./contacts.ts";
+export * from "./identity.ts";
+export * from "./typing.ts";
+export * from "./search.ts";
+export * from "./lock.ts";
+export { openDatabase, STORE_APP } from "./db.ts";
+export { MIGRATIONS } from "./migrations.ts";
+
+/** The opened store. */
+export interface Store {
+  path: string;
+  db: DatabaseSync;
+  records: RecordStore;
+  contacts: ContactStore;
+  identities: IdentityStore;
+  typing: TypingStore;
+  searcher: Searcher;
+  /** Runs `fn` in one transaction. */
+  transaction<T>(fn: () => T): T;
+  close(): void;
+}
+
+/** The state folder of a workdir. */
+export function stateDir(workdir: string): string {
+  return join(workdir, "feishu");
+}
+
+/**
+ * Opens `<workdir>/feishu/store.db`, creating and migrating it.
+ */
+export function openStore(workdir: string, clock: Clock): Store {
+  const dir = stateDir(workdir);
+  Deno.mkdirSync(dir, { recursive: true });
+  const path = join(dir, "store.db");
+  const db = openDatabase(path);
+  const now = () => clock.now();
+  const searcher = new Searcher(path, clock);
+  return {
+    path,
+    db,
+    records: new RecordStore(db, now),
+    contacts: new ContactStore(db, now),
+    identities: new IdentityStore(db, now),
+    typing: new TypingStore(db, now),
+    searcher,
+    transaction<T>(fn: () => T): T {
+      db.exec("BEGIN IMMEDIATE");
+      try {
+        const out = fn();
+        db.exec("COMMIT");
+        return out;
+      } catch (err) {
+        db.exec("ROLLBACK");
+        throw err;
+      }
+    },
+    close() {
+      searcher.close();
+      db.close();
+    },
+  };
+}

@@ -1,0 +1,242 @@
+/**
+ * Message records (inbound messages, sent messages, passive events, card
+ * actions): real columns for what queries use, the full record as JSON.
+ * @module
+ */
+
+import type { DatabaseSync, SQLInputValue } from "node:sqlite";
+
+/** What kind of record a row holds. */
+export type RecordKind = "message" | "event" | "card_action" | "sent";
+
+/** A record as written. `record` is the full object `read` returns. */
+export interface RecordInput {
+  account: string;
+  /** Compound id (`{alias}:{chat_id}:{message or event part}`). */
+  id: string;
+  chatId: string;
+  threadId?: string | null;
+  feishuMessageId?: string | null;
+  feishuEventId?: string | null;
+  direction: "incoming" | "outgoing";
+  kind: RecordKind;
+  status?: string | null;
+  /** Feishu create time (ms); sort key, then arrival sequence. */
+  createTime: number;
+  /** Hidden records (resident Task Cards) are invisible to every action. */
+  hidden?: boolean;
+  fromOpenId?: string | null;
+  record: Record<string, unknown>;
+  /** Every compound id that resolves to this record (chunks of a sent message). */
+  chunkIds?: string[];
+}
+
+/** A record as read back. */
+export interface StoredRecord {
+  seq: number;
+  account: string;
+  id: string;
+  chatId: string;
+  direction: "incoming" | "outgoing";
+  kind: RecordKind;
+  status: string | null;
+  createTime: number;
+  isRead: boolean;
+  record: Record<string, unknown>;
+}
+
+/** One row of `check`. */
+export interface ConversationSummary {
+  chatId: string;
+  total: number;
+  unread: number;
+  newest: StoredRecord;
+}
+
+/**
+ * The searchable text of a record (spec §2.6): sender open_id, display name,
+ * text, event type and the event projection.
+ *
+ * @example
+ * ```ts
+ * import { buildSearchText } from "./records.ts";
+ * const s = buildSearchText({ from_open_id: "ou_a", from_name: "Ann", text: "hi", event_type: null });
+ * if (s !== "ou_a Ann hi  {}") throw new Error(s);
+ * ```
+ */
+export function buildSearchText(record: Record<string, unknown>): string {
+  const str = (v: unknown) => typeof v === "string" ? v : "";
+  return [
+    str(record.from_open_id),
+    str(record.from_name),
+    str(record.text),
+    str(record.event_type),
+    JSON.stringify(record.event ?? {}),
+  ].join(" ");
+}
+
+const COLUMNS = "seq, account, id, chat_id, direction, kind, status, create_time, is_read, record";
+
+/** Data access for records; synchronous (node:sqlite), each call short. */
+export class RecordStore {
+  #db: DatabaseSync;
+  #now: () => number;
+
+  constructor(db: DatabaseSync, now: () => number) {
+    this.#db = db;
+    this.#now = now;
+  }
+
+  /**
+   * Inserts a record unless one with the same (account, id) exists.
+   * Returns true when it was inserted (idempotent replays return false).
+   */
+  insert(input: RecordInput): boolean {
+    const res = this.#db.prepare(
+      `INSERT INTO records (account, id, chat_id, thread_id, feishu_message_id, feishu_event_id,
+         direction, kind, status, create_time, hidden, from_open_id, search_text, record, updated_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+       ON CONFLICT (account, id) DO NOTHING`,
+    ).run(...this.#values(input));
+    if (res.changes === 0) return false;
+    this.#indexChunks(input);
+    return true;
+  }
+
+  /** Replaces an existing record's JSON and columns (edit/delete lifecycle). */
+  replace(input: RecordInput): void {
+    const v = this.#values(input);
+    this.#db.prepare(
+      `UPDATE records SET chat_id = ?, thread_id = ?, feishu_message_id = ?, feishu_event_id = ?,
+         direction = ?, kind = ?, status = ?, create_time = ?, hidden = ?, from_open_id = ?,
+         search_text = ?, record = ?, updated_at = ?
+       WHERE account = ? AND id = ?`,
+    ).run(...v.slice(2), input.account, input.id);
+    this.#indexChunks(input);
+  }
+
+  /** The record with this exact compound id. */
+  get(account: string, id: string): StoredRecord | null {
+    const row = this.#db.prepare(`SELECT ${COLUMNS} FROM records WHERE account = ? AND id = ?`)
+      .get(account, id);
+    return row ? toStored(row) : null;
+  }
+
+  /** The record whose id, or one of whose chunk ids, is `compoundId`. */
+  findByMessageId(account: string, compoundId: string): StoredRecord | null {
+    const direct = this.get(account, compoundId);
+    if (direct) return direct;
+    const chunk = this.#db.prepare(
+      "SELECT record_id FROM record_chunks WHERE account = ? AND message_id = ?",
+    ).get(account, compoundId);
+    return chunk ? this.get(account, String(chunk.record_id)) : null;
+  }
+
+  /** True when an incoming record for this Feishu message id exists. */
+  hasFeishuMessage(account: string, feishuMessageId: string): boolean {
+    return this.#db.prepare(
+      "SELECT 1 FROM records WHERE account = ? AND feishu_message_id = ? LIMIT 1",
+    ).get(account, feishuMessageId) !== undefined;
+  }
+
+  /** A chat's visible records, newest first; `limit` null means all. */
+  listChat(account: string, chatId: string, limit: number | null): StoredRecord[] {
+    const sql = `SELECT ${COLUMNS} FROM records WHERE account = ? AND chat_id = ? AND hidden = 0
+      ORDER BY create_time DESC, seq DESC` + (limit === null ? "" : " LIMIT ?");
+    const args: SQLInputValue[] = limit === null ? [account, chatId] : [account, chatId, limit];
+    return this.#db.prepare(sql).all(...args).map(toStored);
+  }
+
+  /** Marks exactly these incoming records as read. */
+  markRead(account: string, ids: readonly string[]): void {
+    const stmt = this.#db.prepare(
+      "UPDATE records SET is_read = 1 WHERE account = ? AND id = ? AND direction = 'incoming'",
+    );
+    this.#db.exec("BEGIN");
+    try {
+      for (const id of ids) stmt.run(account, id);
+      this.#db.exec("COMMIT");
+    } catch (err) {
+      this.#db.exec("ROLLBACK");
+      throw err;
+    }
+  }
+
+  /** Conversations with their newest record, totals and unread counts, newest first. */
+  conversations(account: string): ConversationSummary[] {
+    const rows = this.#db.prepare(
+      `WITH ranked AS (
+         SELECT ${COLUMNS},
+           ROW_NUMBER() OVER (PARTITION BY chat_id ORDER BY create_time DESC, seq DESC) AS rn,
+           COUNT(*) OVER (PARTITION BY chat_id) AS total,
+           SUM(CASE WHEN direction = 'incoming' AND is_read = 0 THEN 1 ELSE 0 END)
+             OVER (PARTITION BY chat_id) AS unread
+         FROM records WHERE account = ? AND hidden = 0)
+       SELECT * FROM ranked WHERE rn = 1 ORDER BY create_time DESC, seq DESC`,
+    ).all(account);
+    return rows.map((r) => ({
+      chatId: String(r.chat_id),
+      total: Number(r.total),
+      unread: Number(r.unread),
+      newest: toStored(r),
+    }));
+  }
+
+  /** The last `n` visible records of a chat, oldest first (notification window). */
+  window(account: string, chatId: string, n: number): StoredRecord[] {
+    return this.listChat(account, chatId, n).reverse();
+  }
+
+  /** Newest create time of an incoming message in a chat (backfill high-water mark). */
+  latestIncomingTime(account: string, chatId: string): number | null {
+    const row = this.#db.prepare(
+      `SELECT MAX(create_time) AS t FROM records
+       WHERE account = ? AND chat_id = ? AND direction = 'incoming' AND kind = 'message'`,
+    ).get(account, chatId);
+    return row?.t === null || row?.t === undefined ? null : Number(row.t);
+  }
+
+  #values(input: RecordInput): SQLInputValue[] {
+    return [
+      input.account,
+      input.id,
+      input.chatId,
+      input.threadId ?? null,
+      input.feishuMessageId ?? null,
+      input.feishuEventId ?? null,
+      input.direction,
+      input.kind,
+      input.status ?? null,
+      Math.trunc(input.createTime),
+      input.hidden ? 1 : 0,
+      input.fromOpenId ?? null,
+      buildSearchText(input.record),
+      JSON.stringify(input.record),
+      this.#now(),
+    ];
+  }
+
+  #indexChunks(input: RecordInput): void {
+    if (!input.chunkIds?.length) return;
+    const stmt = this.#db.prepare(
+      `INSERT INTO record_chunks (account, message_id, record_id) VALUES (?, ?, ?)
+       ON CONFLICT (account, message_id) DO UPDATE SET record_id = excluded.record_id`,
+    );
+    for (const c of input.chunkIds) stmt.run(input.account, c, input.id);
+  }
+}
+
+function toStored(row: Record<string, SQLInputValue>): StoredRecord {
+  return {
+    seq: Number(row.seq),
+    account: String(row.account),
+    id: String(row.id),
+    chatId: String(row.chat_id),
+    direction: row.direction as StoredRecord["direction"],
+    kind: row.kind as RecordKind,
+    status: row.status === null ? null : String(row.status),
+    createTime: Number(row.create_time),
+    isRead: Number(row.is_read) === 1,
+    record: JSON.parse(String(row.record)),
+  };
+}

@@ -1,0 +1,69 @@
+/**
+ * Worker side of `search`: its own read-only connection, scanning incoming
+ * records newest first and testing the pattern, so a slow or pathological
+ * regex never blocks the main event loop (stdio, WS ACKs).
+ * @module
+ */
+
+import { DatabaseSync } from "node:sqlite";
+import type { SearchJob, SearchReply } from "./search.ts";
+
+const connections = new Map<string, DatabaseSync>();
+
+function connection(path: string): DatabaseSync {
+  let db = connections.get(path);
+  if (!db) {
+    db = new DatabaseSync(path, { readOnly: true, timeout: 5000 });
+    connections.set(path, db);
+  }
+  return db;
+}
+
+/** The worker global scope, typed narrowly (the default lib types `self` as a window). */
+const scope = self as unknown as {
+  postMessage(m: SearchReply): void;
+  onmessage: ((ev: MessageEvent<SearchJob>) => void) | null;
+};
+
+function post(reply: SearchReply): void {
+  scope.postMessage(reply);
+}
+
+scope.onmessage = (ev: MessageEvent<SearchJob>) => {
+  const job = ev.data;
+  try {
+    const db = connection(job.dbPath);
+    const names = new Map<string, string>();
+    for (
+      const r of db.prepare("SELECT open_id, alias, name FROM contacts WHERE account = ?").all(
+        job.account,
+      )
+    ) {
+      names.set(String(r.open_id), String(r.name ?? "") || String(r.alias ?? ""));
+    }
+    const re = new RegExp(job.pattern, job.flags);
+    post({ jobId: job.jobId, type: "started" });
+    const sql = `SELECT id, from_open_id, search_text, record FROM records
+      WHERE account = ? AND direction = 'incoming' AND hidden = 0${
+      job.chatId ? " AND chat_id = ?" : ""
+    }
+      ORDER BY create_time DESC, seq DESC`;
+    const stmt = db.prepare(sql);
+    const rows = job.chatId ? stmt.iterate(job.account, job.chatId) : stmt.iterate(job.account);
+    let total = 0;
+    for (const row of rows) {
+      const openId = row.from_open_id === null ? "" : String(row.from_open_id);
+      const haystack = `${String(row.search_text)} ${names.get(openId) ?? ""}`;
+      if (!re.test(haystack)) continue;
+      total++;
+      if (total <= job.cap) post({ jobId: job.jobId, type: "match", record: String(row.record) });
+    }
+    post({ jobId: job.jobId, type: "done", total });
+  } catch (err) {
+    post({
+      jobId: job.jobId,
+      type: "error",
+      message: err instanceof Error ? err.message : String(err),
+    });
+  }
+};

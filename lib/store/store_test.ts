@@ -1,0 +1,213 @@
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { DatabaseSync } from "node:sqlite";
+import { ManualClock, systemClock } from "../core/mod.ts";
+import { lockWorkdir, openStore, type RecordInput, stateDir } from "./mod.ts";
+
+async function withStore(
+  fn: (s: ReturnType<typeof openStore>, dir: string) => Promise<void> | void,
+) {
+  const dir = await Deno.makeTempDir();
+  const store = openStore(dir, systemClock);
+  try {
+    await fn(store, dir);
+  } finally {
+    store.close();
+    await Deno.remove(dir, { recursive: true });
+  }
+}
+
+function msg(n: number, over: Partial<RecordInput> = {}): RecordInput {
+  const id = `main:oc_1:om_${n}`;
+  return {
+    account: "main",
+    id,
+    chatId: "oc_1",
+    feishuMessageId: `om_${n}`,
+    direction: "incoming",
+    kind: "message",
+    createTime: 1000 * n,
+    fromOpenId: "ou_a",
+    record: { id, text: `hello ${n}`, from_open_id: "ou_a", from_name: null },
+    ...over,
+  };
+}
+
+Deno.test("openStore() creates store.db in WAL mode with the current schema", () =>
+  withStore((s) => {
+    assert.equal(s.db.prepare("PRAGMA journal_mode").get()?.journal_mode, "wal");
+    assert.equal(
+      s.db.prepare("SELECT value FROM meta WHERE key = 'app'").get()?.value,
+      "feishu-mcp",
+    );
+    assert.equal(
+      s.db.prepare("SELECT value FROM meta WHERE key = 'schema_version'").get()?.value,
+      "1",
+    );
+  }));
+
+Deno.test("openStore() refuses a file that is not SQLite and leaves it untouched", async () => {
+  const dir = await Deno.makeTempDir();
+  const path = join(stateDir(dir), "store.db");
+  await Deno.mkdir(stateDir(dir), { recursive: true });
+  await Deno.writeTextFile(path, "this is not a database, it is a diary ".repeat(200));
+  const before = await Deno.readFile(path);
+  assert.throws(() => openStore(dir, systemClock), /store\.db is not a usable SQLite database/);
+  assert.deepEqual(await Deno.readFile(path), before);
+  await Deno.remove(dir, { recursive: true });
+});
+
+Deno.test("openStore() refuses a SQLite file of another program", async () => {
+  const dir = await Deno.makeTempDir();
+  await Deno.mkdir(stateDir(dir), { recursive: true });
+  const foreign = new DatabaseSync(join(stateDir(dir), "store.db"));
+  foreign.exec("CREATE TABLE invoices (id INTEGER PRIMARY KEY, amount REAL)");
+  foreign.exec("INSERT INTO invoices (amount) VALUES (12.5)");
+  foreign.close();
+  assert.throws(
+    () => openStore(dir, systemClock),
+    /belongs to another program \(tables: invoices\)/,
+  );
+  const again = new DatabaseSync(join(stateDir(dir), "store.db"));
+  assert.equal(again.prepare("SELECT COUNT(*) AS n FROM invoices").get()?.n, 1);
+  again.close();
+  await Deno.remove(dir, { recursive: true });
+});
+
+Deno.test("RecordStore.insert() is idempotent per (account, id)", () =>
+  withStore((s) => {
+    assert.equal(s.records.insert(msg(1)), true);
+    assert.equal(
+      s.records.insert(msg(1, { record: { id: "main:oc_1:om_1", text: "changed" } })),
+      false,
+    );
+    assert.equal(s.records.get("main", "main:oc_1:om_1")?.record.text, "hello 1");
+  }));
+
+Deno.test("RecordStore.listChat() sorts by create time then arrival, newest first", () =>
+  withStore((s) => {
+    s.records.insert(msg(2));
+    s.records.insert(msg(1));
+    s.records.insert(msg(3, { createTime: 2000 })); // same time as 2, arrived later
+    assert.deepEqual(s.records.listChat("main", "oc_1", null).map((r) => r.id), [
+      "main:oc_1:om_3",
+      "main:oc_1:om_2",
+      "main:oc_1:om_1",
+    ]);
+    assert.deepEqual(s.records.listChat("main", "oc_1", 1).map((r) => r.id), ["main:oc_1:om_3"]);
+  }));
+
+Deno.test("RecordStore.conversations() counts totals and unread incoming records per chat", () =>
+  withStore((s) => {
+    s.records.insert(msg(1));
+    s.records.insert(msg(2));
+    s.records.insert(msg(3, { chatId: "oc_2", id: "main:oc_2:om_3" }));
+    s.records.insert({
+      account: "main",
+      id: "main:oc_1:om_9",
+      chatId: "oc_1",
+      direction: "outgoing",
+      kind: "sent",
+      createTime: 9000,
+      record: { id: "main:oc_1:om_9", text: "reply" },
+      chunkIds: ["main:oc_1:om_9", "main:oc_1:om_10"],
+    });
+    s.records.markRead("main", ["main:oc_1:om_1", "main:oc_1:om_9"]);
+    const conv = s.records.conversations("main");
+    assert.deepEqual(conv.map((c) => [c.chatId, c.total, c.unread, c.newest.id]), [
+      ["oc_1", 3, 1, "main:oc_1:om_9"],
+      ["oc_2", 1, 1, "main:oc_2:om_3"],
+    ]);
+    assert.equal(s.records.findByMessageId("main", "main:oc_1:om_10")?.id, "main:oc_1:om_9");
+  }));
+
+Deno.test("RecordStore hides hidden records from every listing", () =>
+  withStore((s) => {
+    s.records.insert(msg(1, { hidden: true }));
+    assert.deepEqual(s.records.listChat("main", "oc_1", null), []);
+    assert.deepEqual(s.records.conversations("main"), []);
+  }));
+
+Deno.test("ContactStore.upsertSender() sets chat_id only when unset and put() replaces the entry", () =>
+  withStore((s) => {
+    s.contacts.upsertSender("main", "ou_a", "oc_1");
+    s.contacts.upsertSender("main", "ou_a", "oc_2");
+    assert.deepEqual(s.contacts.list("main"), { ou_a: { chat_id: "oc_1" } });
+    s.contacts.put("main", "ou_a", { alias: "ann", name: "Ann", chat_id: "" });
+    assert.deepEqual(s.contacts.list("main"), { ou_a: { alias: "ann", name: "Ann", chat_id: "" } });
+    assert.equal(s.contacts.displayName("main", "ou_a"), "Ann");
+    assert.deepEqual(s.contacts.removeAlias("main", "ann"), ["ou_a"]);
+    assert.equal(s.contacts.count("main"), 0);
+  }));
+
+Deno.test("TypingStore keeps one entry per chat and hands it back once", () =>
+  withStore((s) => {
+    const e = {
+      account: "main",
+      chatId: "oc_1",
+      messageId: "om_1",
+      reactionId: "r1",
+      receiveId: "ou_a",
+      receiveIdType: "open_id",
+    };
+    assert.equal(s.typing.put(e), true);
+    assert.equal(s.typing.put({ ...e, reactionId: "r2" }), false);
+    assert.equal(s.typing.takeByTarget("main", "ou_a", "open_id")[0]?.reactionId, "r1");
+    assert.equal(s.typing.take("main", "oc_1"), null);
+  }));
+
+Deno.test("Searcher finds incoming records newest first, case-insensitively, with contact names", () =>
+  withStore(async (s) => {
+    for (let i = 1; i <= 5; i++) s.records.insert(msg(i));
+    s.contacts.put("main", "ou_a", { alias: "ann", name: "Annabel" });
+    const out = await s.searcher.search({ account: "main", chatId: null, pattern: "HELLO [24]" });
+    assert.deepEqual(out.records.map((r) => r.id), ["main:oc_1:om_4", "main:oc_1:om_2"]);
+    assert.equal(out.total, 2);
+    const byName = await s.searcher.search({
+      account: "main",
+      chatId: "oc_1",
+      pattern: "annabel",
+      cap: 2,
+    });
+    assert.equal(byName.total, 5);
+    assert.equal(byName.records.length, 2);
+  }));
+
+Deno.test("Searcher stops a pathological regex at its budget without stalling the event loop", () =>
+  withStore(async (s) => {
+    s.records.insert(msg(1, { record: { id: "main:oc_1:om_1", text: "a".repeat(40) + "!" } }));
+    const clock = new ManualClock();
+    const { Searcher } = await import("./search.ts");
+    const searcher = new Searcher(s.path, clock);
+    let ticks = 0;
+    const pending = searcher.search({
+      account: "main",
+      chatId: null,
+      pattern: "^(a+)+$",
+      budgetMs: 50,
+    });
+    // The main loop keeps running while the worker is stuck in the regex.
+    await new Promise((r) => setTimeout(r, 0));
+    ticks++;
+    clock.advance(50);
+    const out = await pending;
+    assert.equal(ticks, 1);
+    assert.equal(out.timedOut, true);
+    assert.deepEqual(out.records, []);
+    // A new search after the kill works again.
+    const ok = await searcher.search({ account: "main", chatId: null, pattern: "a{40}" });
+    assert.equal(ok.total, 1);
+    searcher.close();
+  }));
+
+Deno.test("lockWorkdir() refuses a second holder and names the first", async () => {
+  const dir = await Deno.makeTempDir();
+  const first = lockWorkdir(dir);
+  assert.throws(
+    () => lockWorkdir(dir),
+    new RegExp(`already runs on this workdir .*pid ${Deno.pid}`),
+  );
+  first.release();
+  lockWorkdir(dir).release();
+  await Deno.remove(dir, { recursive: true });
+});
