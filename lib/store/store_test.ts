@@ -183,11 +183,12 @@ Deno.test("Searcher stops a pathological regex at its budget without stalling th
     const pending = searcher.search({
       account: "main",
       chatId: null,
-      pattern: "^(a+)+$",
+      pattern: "(a+)+b",
       budgetMs: 50,
     });
-    // The main loop keeps running while the worker is stuck in the regex.
-    await new Promise((r) => setTimeout(r, 0));
+    // The main loop keeps running while the worker is stuck in the regex; the
+    // budget starts once the worker has begun scanning (it sleeps on the clock).
+    while (clock.pendingSleeps() === 0) await new Promise((r) => setTimeout(r, 1));
     ticks++;
     clock.advance(50);
     const out = await pending;
