@@ -35,7 +35,19 @@ function rarely<T>(arb: fc.Arbitrary<T>, n: number): fc.Arbitrary<T | undefined>
   });
 }
 
-/** Every property name and enum value found anywhere in a schema. */
+/**
+ * Every property name and enum value found anywhere in a schema, plus the
+ * awkward extras.
+ *
+ * @example
+ * ```ts
+ * import { collectPools } from "./_schema_arbitrary.ts";
+ * import assert from "node:assert/strict";
+ * const pools = collectPools({ properties: { a: { enum: ["v"] } } });
+ * assert.ok(pools.keys.includes("a") && pools.keys.includes("__proto__"));
+ * assert.ok(pools.strings.includes("v"));
+ * ```
+ */
 export function collectPools(schema: JsonSchema): SchemaPools {
   const keys = new Set(["__proto__", "constructor", "toString", "_reasoning", "extra"]);
   const strings = new Set(["", "x", "Send", "ou_1", "oc_1", "/tmp/a.png", "https://a/b", "1.0"]);
