@@ -82,7 +82,11 @@ export function schemaArbitraries(pools: SchemaPools): {
     { weight: 4, arbitrary: fc.constantFrom(...pools.keys) },
     { weight: 1, arbitrary: fc.string({ maxLength: 3 }) },
   );
-  const strings = fc.oneof(fc.constantFrom(...pools.strings), fc.string({ maxLength: 4 }));
+  const strings = fc.oneof(
+    fc.constantFrom(...pools.strings),
+    fc.string({ maxLength: 4 }),
+    fc.string({ unit: "binary", maxLength: 2 }),
+  );
   const wrong: Arb = fc.oneof(fc.constant(null), anyJson, fc.boolean(), fc.integer(), strings);
   const mutate = (arb: Arb): Arb =>
     fc.oneof({ weight: 14, arbitrary: arb }, { weight: 1, arbitrary: wrong });

@@ -28,6 +28,13 @@ const rejected: [string, unknown, Want][] = [
     reasoning: 7,
     bogus: 1,
   }, UNSUPPORTED],
+  [
+    "a root `__proto__` key from JSON",
+    JSON.parse(
+      '{"action":"check","input":{},"reasoning":"r","__proto__":{}}',
+    ),
+    UNSUPPORTED,
+  ],
   ["the flat legacy shape", { action: "read", chat_id: "oc_1" }, UNSUPPORTED],
   // step 2
   ["an empty arguments object", {}, ACTION],
@@ -66,6 +73,8 @@ const rejected: [string, unknown, Want][] = [
   ["a bad summarize before a bad input", call("send", {}, { summarize: "yes" }), SUMMARIZE],
   // step 6: closed inputs and cross-branch keys (§10.1)
   ["accounts with a receive_id", call("accounts", { receive_id: "ou_x" }), INPUT],
+  ["check with a `__proto__` key from JSON", call("check", JSON.parse('{"__proto__":{}}')), INPUT],
+  ["check with a `constructor` key", call("check", { constructor: "x" }), INPUT],
   ["manual with any key", call("manual", { topic: "x" }), INPUT],
   [
     "send with another action's message_id",
