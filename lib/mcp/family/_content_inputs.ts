@@ -1,0 +1,132 @@
+/**
+ * zod schemas of the outbound content union (spec §1.8.5), each branch
+ * closed, accepting exactly what the published JSON Schema accepts.
+ * @module
+ */
+
+import { z } from "zod";
+import { isJsonObject } from "./_json_value.ts";
+
+const nonEmpty = () => z.string().min(1);
+
+/** A local absolute path or an existing provider key (zod). */
+export const MediaSourceSchema = z.discriminatedUnion("type", [
+  z.strictObject({ type: z.literal("path"), path: nonEmpty() }),
+  z.strictObject({ type: z.literal("key"), key: nonEmpty() }),
+]);
+/** Where the bytes of a media message come from. */
+export type MediaSource = z.output<typeof MediaSourceSchema>;
+
+/** A Feishu post document: any object with at least one key, passed through untouched. */
+export type PostBody = Record<string, unknown>;
+/** A schema 2.0 card: `schema: "2.0"` plus at least one more key, passed through untouched. */
+export type CardBody = { schema: "2.0"; [key: string]: unknown };
+
+/** The `post` field: a non-empty object, kept as the same reference (zod). */
+export const PostBodySchema = z.custom<PostBody>(
+  (v) => isJsonObject(v) && Object.keys(v).length >= 1,
+);
+/** The `card` field: a schema 2.0 card, kept as the same reference (zod). */
+export const CardBodySchema = z.custom<CardBody>(
+  (v) => isJsonObject(v) && v.schema === "2.0" && Object.keys(v).length >= 2,
+);
+
+/** `{type:"text", text}` (zod). */
+export const TextContentSchema = z.strictObject({ type: z.literal("text"), text: nonEmpty() });
+/** `{type:"markdown", markdown}` (zod). */
+export const MarkdownContentSchema = z.strictObject({
+  type: z.literal("markdown"),
+  markdown: nonEmpty(),
+});
+/** `{type:"post", post}` (zod). */
+export const PostContentSchema = z.strictObject({ type: z.literal("post"), post: PostBodySchema });
+/** `{type:"card", card}` (zod). */
+export const CardContentSchema = z.strictObject({ type: z.literal("card"), card: CardBodySchema });
+/** `{type:"image", source, caption?}` (zod). */
+export const ImageContentSchema = z.strictObject({
+  type: z.literal("image"),
+  source: MediaSourceSchema,
+  caption: z.string().optional(),
+});
+/** `{type:"file", source, file_name?}` (zod). */
+export const FileContentSchema = z.strictObject({
+  type: z.literal("file"),
+  source: MediaSourceSchema,
+  file_name: nonEmpty().optional(),
+});
+/** `{type:"audio", source}` (zod). */
+export const AudioContentSchema = z.strictObject({
+  type: z.literal("audio"),
+  source: MediaSourceSchema,
+});
+/** `{type:"video", source, caption?}` (zod). */
+export const VideoContentSchema = z.strictObject({
+  type: z.literal("video"),
+  source: MediaSourceSchema,
+  caption: z.string().optional(),
+});
+/** `{type:"share_chat", chat_id}` (zod). */
+export const ShareChatContentSchema = z.strictObject({
+  type: z.literal("share_chat"),
+  chat_id: nonEmpty(),
+});
+/** `{type:"share_user", user_id}` (zod). */
+export const ShareUserContentSchema = z.strictObject({
+  type: z.literal("share_user"),
+  user_id: nonEmpty(),
+});
+/** `{type:"sticker", file_key}` (zod). */
+export const StickerContentSchema = z.strictObject({
+  type: z.literal("sticker"),
+  file_key: nonEmpty(),
+});
+
+/** Content `edit` accepts: text, markdown, post or card (zod). */
+export const EditableContentSchema = z.discriminatedUnion("type", [
+  TextContentSchema,
+  MarkdownContentSchema,
+  PostContentSchema,
+  CardContentSchema,
+]);
+
+/** Content `send` and `reply` accept: every branch (zod). */
+export const OutboundContentSchema = z.discriminatedUnion("type", [
+  TextContentSchema,
+  MarkdownContentSchema,
+  PostContentSchema,
+  CardContentSchema,
+  ImageContentSchema,
+  FileContentSchema,
+  AudioContentSchema,
+  VideoContentSchema,
+  ShareChatContentSchema,
+  ShareUserContentSchema,
+  StickerContentSchema,
+]);
+
+/** Plain text content. */
+export type TextContent = z.output<typeof TextContentSchema>;
+/** Markdown content (goes out as a post). */
+export type MarkdownContent = z.output<typeof MarkdownContentSchema>;
+/** A Feishu post document. */
+export type PostContent = z.output<typeof PostContentSchema>;
+/** A schema 2.0 interactive card. */
+export type CardContent = z.output<typeof CardContentSchema>;
+/** An image, with an optional caption. */
+export type ImageContent = z.output<typeof ImageContentSchema>;
+/** A file, with an optional upload name. */
+export type FileContent = z.output<typeof FileContentSchema>;
+/** An audio clip. */
+export type AudioContent = z.output<typeof AudioContentSchema>;
+/** A video, with an optional caption. */
+export type VideoContent = z.output<typeof VideoContentSchema>;
+/** A shared group chat. */
+export type ShareChatContent = z.output<typeof ShareChatContentSchema>;
+/** A shared user. */
+export type ShareUserContent = z.output<typeof ShareUserContentSchema>;
+/** A sticker by its provider key. */
+export type StickerContent = z.output<typeof StickerContentSchema>;
+/** Content `edit` accepts. */
+export type EditableContent = z.output<typeof EditableContentSchema>;
+/** Any outbound content value. */
+export type OutboundContent = z.output<typeof OutboundContentSchema>;
