@@ -38,7 +38,10 @@ const HEADER_BYTES = 44;
  * if (bytes.length !== 46 || info.sampleRate !== 16000 || info.dataLength !== 2) throw new Error();
  * ```
  */
-export function encodeWav(samples: Int16Array, options: EncodeWavOptions): Uint8Array {
+export function encodeWav(
+  samples: Int16Array,
+  options: EncodeWavOptions,
+): Uint8Array<ArrayBuffer> {
   const channels = options.channels ?? 1;
   if (!Number.isInteger(channels) || channels < 1) {
     throw new RangeError(`Expected channels to be a positive integer but found ${channels}`);
