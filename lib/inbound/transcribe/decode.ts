@@ -1,14 +1,20 @@
 /**
  * The main-thread side of Opus decoding: one module worker, started on first
- * use and reused, fed one job at a time (each with a request id). A job that
+ * use and reused, fed one job at a time (each with a request id) once it has
+ * said it is ready. A job that
  * outlives its time budget, or whose caller aborts, ends the worker — the
  * only way to stop WASM mid-run — and the next job starts a fresh one.
  * @module
  */
 
 import type { Clock } from "../../core/mod.ts";
-import type { DecodeRequest, DecodeResponse } from "./_protocol.ts";
-import { AudioDecodeError, type DecodedWav } from "./opus_to_wav.ts";
+import {
+  DECODE_WORKER_NAME,
+  type DecodeRequest,
+  type DecodeResponse,
+  type WorkerReady,
+} from "./_protocol.ts";
+import { AudioDecodeError, type DecodedWav } from "./decoded.ts";
 
 /** Default time budget of one decoding job. */
 export const DEFAULT_DECODE_TIMEOUT_MS = 30_000;
@@ -18,7 +24,10 @@ export interface OpusDecoderOptions {
   clock: Clock;
   /** Budget of one job from the moment the worker receives it; default 30 s. */
   timeoutMs?: number;
-  /** The worker module; tests point it at a stand-in. Default `decode_worker.ts`. */
+  /**
+   * The worker module. Default `decode_worker.ts` beside this file; a bundle
+   * passes its own entry module (see `decode_worker.ts`); tests pass a stand-in.
+   */
   workerUrl?: URL;
 }
 
@@ -37,6 +46,7 @@ export interface OpusDecoder {
 interface Job {
   id: number;
   audio: Uint8Array;
+  posted: boolean;
   signal: AbortSignal | undefined;
   onAbort: () => void;
   timer: AbortController | null;
@@ -64,6 +74,7 @@ class WorkerDecoder implements OpusDecoder {
   readonly #timeoutMs: number;
   readonly #workerUrl: URL;
   #worker: Worker | null = null;
+  #workerReady = false;
   #queue: Job[] = [];
   #current: Job | null = null;
   #nextId = 1;
@@ -82,6 +93,7 @@ class WorkerDecoder implements OpusDecoder {
       const job: Job = {
         id: this.#nextId++,
         audio,
+        posted: false,
         signal: options.signal,
         onAbort: () => this.#abort(job),
         timer: null,
@@ -113,9 +125,8 @@ class WorkerDecoder implements OpusDecoder {
     const job = this.#queue.shift();
     if (job === undefined) return;
     this.#current = job;
-    let worker: Worker;
     try {
-      worker = this.#ensureWorker();
+      this.#ensureWorker();
     } catch (err) {
       this.#finish(job, new AudioDecodeError(`Cannot start the decode worker: ${message(err)}`));
       return;
@@ -125,15 +136,29 @@ class WorkerDecoder implements OpusDecoder {
       () => this.#finish(job, new AudioDecodeError(timeoutText(this.#timeoutMs)), true),
       jobEndedFirst,
     );
+    this.#post();
+  }
+
+  /** Hands the current job to the worker once the worker listens. */
+  #post(): void {
+    const job = this.#current;
+    if (job === null || job.posted || !this.#workerReady || this.#worker === null) return;
+    job.posted = true;
     const audio = job.audio.slice().buffer;
     const request: DecodeRequest = { id: job.id, audio };
-    worker.postMessage(request, [audio]);
+    this.#worker.postMessage(request, [audio]);
   }
 
   #ensureWorker(): Worker {
     if (this.#worker !== null) return this.#worker;
-    const worker = new Worker(this.#workerUrl, { type: "module" });
-    worker.onmessage = (event: MessageEvent<DecodeResponse>) => this.#onResponse(event.data);
+    const worker = new Worker(this.#workerUrl, { type: "module", name: DECODE_WORKER_NAME });
+    worker.onmessage = (event: MessageEvent<DecodeResponse | WorkerReady>) => {
+      const data = event.data;
+      if ("ready" in data) {
+        this.#workerReady = true;
+        this.#post();
+      } else this.#onResponse(data);
+    };
     worker.onerror = (event: ErrorEvent) => {
       event.preventDefault();
       const job = this.#current;
@@ -196,6 +221,7 @@ class WorkerDecoder implements OpusDecoder {
   #stopWorker(): void {
     this.#worker?.terminate();
     this.#worker = null;
+    this.#workerReady = false;
   }
 }
 

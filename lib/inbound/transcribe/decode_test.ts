@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { ManualClock, systemClock } from "../../core/mod.ts";
 import { createOpusDecoder } from "./decode.ts";
-import { AudioDecodeError } from "./opus_to_wav.ts";
+import { AudioDecodeError } from "./decoded.ts";
 import { parseWav, wavSamples } from "./wav.ts";
 
 const fixtures = new URL("../../../tests/fixtures/", import.meta.url);
@@ -126,4 +126,12 @@ Deno.test("createOpusDecoder() rejects pending jobs on close and refuses new one
   await assert.rejects(b, { message: "The audio decoder closed" });
   await assert.rejects(decoder.decode(voice), { message: "The audio decoder is closed" });
   decoder.close();
+});
+
+Deno.test("createOpusDecoder() can run an entry module that imports the worker, as a bundle does", async () => {
+  using decoder = createOpusDecoder({
+    clock: systemClock,
+    workerUrl: new URL("entry_as_worker.ts", fixtures),
+  });
+  assert.equal((await decoder.decode(voice)).durationSeconds, 1.71);
 });

@@ -37,5 +37,6 @@ export {
   type OpusDecoder,
   type OpusDecoderOptions,
 } from "./decode.ts";
-export { AudioDecodeError, type DecodedWav } from "./opus_to_wav.ts";
+export { AudioDecodeError, type DecodedWav } from "./decoded.ts";
+export { isDecodeWorker } from "./_protocol.ts";
 export { parseWav, type WavInfo } from "./wav.ts";

@@ -9,7 +9,7 @@
 import { basename, extname, resolve } from "node:path";
 import type { Clock, Logger } from "../../core/mod.ts";
 import { createOpusDecoder, type OpusDecoder } from "./decode.ts";
-import type { DecodedWav } from "./opus_to_wav.ts";
+import type { DecodedWav } from "./decoded.ts";
 import { boundError, parseTranscriberOutput, type VoiceTranscript } from "./output.ts";
 import { commandError, expandArgv, runCommand, usesWav } from "./run.ts";
 
