@@ -1,0 +1,40 @@
+/**
+ * Messages between `decode.ts` (main thread) and `decode_worker.ts`, and the
+ * name that tells a decode worker from any other realm.
+ * @module
+ */
+
+import type { DecodedWav } from "./decoded.ts";
+
+/** The `name` the decode worker is started with. */
+export const DECODE_WORKER_NAME = "feishu-mcp-opus-decoder";
+
+/** One decoding job; `audio` is transferred, not copied. */
+export interface DecodeRequest {
+  id: number;
+  audio: ArrayBuffer;
+}
+
+/** The worker's first message, sent once it listens; jobs are posted only after it. */
+export interface WorkerReady {
+  ready: true;
+}
+
+/** The answer to the request with the same `id`. */
+export type DecodeResponse =
+  | ({ id: number; ok: true } & DecodedWav)
+  | { id: number; ok: false; error: string; decodeError: boolean };
+
+/**
+ * True inside a decode worker (a worker started by `createOpusDecoder`),
+ * whatever module it was started from.
+ *
+ * @example On the main thread
+ * ```ts
+ * import { isDecodeWorker } from "./_protocol.ts";
+ * if (isDecodeWorker()) throw new Error();
+ * ```
+ */
+export function isDecodeWorker(): boolean {
+  return (globalThis as { name?: unknown }).name === DECODE_WORKER_NAME;
+}

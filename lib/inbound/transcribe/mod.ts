@@ -1,0 +1,42 @@
+/**
+ * Voice transcription, the step of inbound processing between attachment
+ * download and the record write (spec `messaging.md` §6.7, ARCHITECTURE.md
+ * decision 12). Feishu voice is Ogg Opus: it is decoded by WASM in a Web
+ * Worker to a 16 kHz mono WAV, then the operator's command (whisper.cpp
+ * style, config key `transcriber`) turns it into text. Without a configured
+ * command the result is the failure `"no transcriber configured"` and the
+ * audio file stays the agent's to open.
+ *
+ * ```ts
+ * import { createTranscriber } from "./mod.ts";
+ * import { createLogger, systemClock } from "../../core/mod.ts";
+ * await using transcriber = createTranscriber(
+ *   { command: ["whisper-cli", "-m", "/models/ggml-base.bin", "-l", "auto", "-nt", "-f", "{wav}"] },
+ *   { clock: systemClock, log: createLogger() },
+ * );
+ * if (!transcriber.configured) throw new Error();
+ * ```
+ * @module
+ */
+
+export {
+  createTranscriber,
+  DEFAULT_TRANSCRIBER_TIMEOUT_SECONDS,
+  NO_TRANSCRIBER_ERROR,
+  type Transcriber,
+  type TranscriberConfig,
+  type TranscriberDeps,
+  type TranscribeRequest,
+  type TranscriptionResult,
+} from "./transcriber.ts";
+export type { TranscriptSegment, VoiceTranscript } from "./output.ts";
+export { INPUT_PLACEHOLDER, WAV_PLACEHOLDER } from "./run.ts";
+export {
+  createOpusDecoder,
+  DEFAULT_DECODE_TIMEOUT_MS,
+  type OpusDecoder,
+  type OpusDecoderOptions,
+} from "./decode.ts";
+export { AudioDecodeError, type DecodedWav } from "./decoded.ts";
+export { isDecodeWorker } from "./_protocol.ts";
+export { parseWav, type WavInfo } from "./wav.ts";
