@@ -1,0 +1,93 @@
+/**
+ * Our narrow view of Feishu: the calls the bridge makes, in plain data. The
+ * node-sdk stays behind this interface (STYLE.md: `lib/feishu/` is the only
+ * importer of `@larksuiteoapi/node-sdk`). Every method throws a classified
+ * `BridgeError` on failure and makes exactly one attempt.
+ * @module
+ */
+
+/** A message as Feishu returns it from create/reply/get/list. */
+export interface FeishuMessage {
+  messageId: string;
+  chatId: string;
+  threadId: string | null;
+  rootId: string | null;
+  parentId: string | null;
+  msgType: string;
+  /** ms since epoch, or null. */
+  createTime: number | null;
+  /** Content JSON string. */
+  content: string | null;
+  deleted: boolean;
+  /** Sender: `{id, id_type, sender_type}`; kept raw. */
+  sender: Record<string, unknown> | null;
+  /** The raw item, for backfill normalisation. */
+  raw: Record<string, unknown>;
+}
+
+/** Receive id kinds accepted by `createMessage`. */
+export type ReceiveIdType = "open_id" | "user_id" | "union_id" | "email" | "chat_id";
+
+/** Options for one call. */
+export interface CallOptions {
+  signal?: AbortSignal;
+}
+
+/** The Feishu calls of one account. */
+export interface FeishuApi {
+  readonly alias: string;
+  readonly appId: string;
+  createMessage(req: {
+    receiveId: string;
+    receiveIdType: ReceiveIdType;
+    msgType: string;
+    content: string;
+    uuid?: string;
+  }): Promise<FeishuMessage>;
+  replyMessage(req: {
+    messageId: string;
+    msgType: string;
+    content: string;
+    replyInThread: boolean;
+    uuid?: string;
+  }): Promise<FeishuMessage>;
+  /** PUT: edit a text or post message. */
+  updateMessage(req: { messageId: string; msgType: string; content: string }): Promise<void>;
+  /** PATCH: replace a card's content. */
+  patchMessage(req: { messageId: string; content: string }): Promise<void>;
+  deleteMessage(messageId: string): Promise<void>;
+  getMessage(messageId: string): Promise<FeishuMessage | null>;
+  /** Adds a reaction; returns its `reaction_id`. */
+  addReaction(messageId: string, emojiType: string): Promise<string>;
+  removeReaction(messageId: string, reactionId: string): Promise<void>;
+  uploadImage(bytes: Uint8Array): Promise<string>;
+  uploadFile(req: {
+    bytes: Uint8Array;
+    fileType: "opus" | "mp4" | "pdf" | "doc" | "xls" | "ppt" | "stream";
+    fileName: string;
+    durationMs?: number;
+  }): Promise<string>;
+  downloadResource(
+    messageId: string,
+    fileKey: string,
+    type: "image" | "file",
+  ): Promise<{ bytes: Uint8Array; fileName: string | null; contentType: string | null }>;
+  /** One page of a chat's (or thread's) history. Times in ms. */
+  listMessages(req: {
+    containerIdType: "chat" | "thread";
+    containerId: string;
+    startTimeMs?: number;
+    endTimeMs?: number;
+    pageToken?: string;
+    pageSize?: number;
+    order?: "asc" | "desc";
+  }): Promise<{ items: FeishuMessage[]; hasMore: boolean; pageToken: string | null }>;
+  /** `bot/v3/info`. */
+  botInfo(): Promise<{ openId: string; name: string | null }>;
+  /** `application/v6/applications/:app_id` (identity fallback). */
+  appInfo(): Promise<{ name: string | null; openId: string | null }>;
+  /** A user's display name, or null without contact permission. */
+  userName(openId: string): Promise<string | null>;
+  /** Chat info, or null. */
+  chatInfo(chatId: string): Promise<{ name: string | null; chatMode: string | null } | null>;
+}
