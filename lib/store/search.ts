@@ -74,7 +74,7 @@ export class Searcher {
       account: options.account,
       chatId: options.chatId,
       pattern: options.pattern,
-      flags: "iu",
+      flags: "i",
       cap: options.cap ?? 50,
     };
     const records: Record<string, unknown>[] = [];

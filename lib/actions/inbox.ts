@@ -1,0 +1,191 @@
+/**
+ * The read side over the store: `check`, `read`, `search` (spec §2.2, §2.3,
+ * §2.6). No Feishu I/O; `read` marks as read exactly the incoming records it
+ * returned.
+ * @module
+ */
+
+import { BridgeError, truncateCodePoints } from "../core/mod.ts";
+import type { CheckInput, ReadInput, SearchInput } from "../mcp/family/mod.ts";
+import type { StoredRecord } from "../store/mod.ts";
+import { type ActionContext, resolveAccount } from "./context.ts";
+
+/** Keys of a `read` item, in order (spec §2.3). */
+export const READ_KEYS = [
+  "id",
+  "feishu_message_id",
+  "message_ids",
+  "chunks",
+  "status",
+  "lifecycle",
+  "partial_delivery",
+  "chunk_count",
+  "delivered_chunk_count",
+  "failed_chunk_index",
+  "error_code",
+  "retryable",
+  "retry_after_seconds",
+  "automatic_retry_allowed",
+  "chat_id",
+  "chat_type",
+  "thread_id",
+  "from_open_id",
+  "from_user_id",
+  "from_union_id",
+  "from_name",
+  "sender_type",
+  "sender_is_bot",
+  "to",
+  "message_type",
+  "text",
+  "date",
+  "edited_at",
+  "edited_message_ids",
+  "deleted_at",
+  "deleted_message_ids",
+  "parent_id",
+  "root_id",
+  "reply_to",
+  "reply_in_thread",
+  "mentions",
+  "content",
+  "attachments",
+  "media",
+  "voice_transcript",
+  "transcription_status",
+  "backfilled",
+  "delayed_seconds",
+  "event_type",
+  "feishu_event_id",
+  "synthetic",
+  "source_chat_id",
+  "source_message_id",
+  "source_message_ref",
+  "card_action",
+  "event",
+  "feishu",
+  "_direction",
+] as const;
+
+/** Keys of a `search` match (spec §2.6). */
+export const SEARCH_KEYS = [
+  "id",
+  "from_open_id",
+  "from_name",
+  "chat_id",
+  "thread_id",
+  "date",
+  "text",
+  "parent_id",
+  "root_id",
+  "reply_to",
+  "mentions",
+  "content",
+  "attachments",
+  "media",
+  "voice_transcript",
+  "event_type",
+  "synthetic",
+  "source_chat_id",
+  "event",
+  "feishu",
+] as const;
+
+const DEFAULTS: Record<string, unknown> = {
+  partial_delivery: false,
+  mentions: [],
+  attachments: [],
+  synthetic: false,
+  backfilled: false,
+};
+
+function project(rec: Record<string, unknown>, keys: readonly string[]): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const k of keys) out[k] = rec[k] ?? (k in DEFAULTS ? DEFAULTS[k] : null);
+  return out;
+}
+
+function senderName(ctx: ActionContext, alias: string, r: StoredRecord): string {
+  if (r.direction === "outgoing") return "me";
+  const own = r.record.from_name;
+  if (typeof own === "string" && own) return own;
+  const openId = r.record.from_open_id;
+  return typeof openId === "string" && openId ? ctx.store.contacts.displayName(alias, openId) : "";
+}
+
+/** `check`: conversations with unread counts, newest first. */
+export function check(ctx: ActionContext, input: CheckInput): Record<string, unknown> {
+  const acct = resolveAccount(ctx, input.account);
+  const convs = ctx.store.records.conversations(acct.alias);
+  let total = 0;
+  const conversations = convs.map((c) => {
+    total += c.total;
+    const r = c.newest.record;
+    const outgoing = c.newest.direction === "outgoing";
+    const openId = typeof r.from_open_id === "string" ? r.from_open_id : "";
+    return {
+      chat_id: c.chatId,
+      chat_type: (r.chat_type as string | undefined) ?? "p2p",
+      last_thread_id: r.thread_id ?? null,
+      last_from_open_id: outgoing ? "" : openId,
+      last_from_name: outgoing ? "me" : senderName(ctx, acct.alias, c.newest),
+      last_text: truncateCodePoints(String(r.text ?? ""), 100, ""),
+      last_date: r.date ?? r.sent_at ?? "",
+      total: c.total,
+      unread: c.unread,
+    };
+  });
+  return { status: "ok", total, conversations };
+}
+
+/** `read`: a chat's records, newest first; marks the incoming ones read. */
+export function read(ctx: ActionContext, input: ReadInput): Record<string, unknown> {
+  const acct = resolveAccount(ctx, input.account);
+  if (!input.chat_id) throw new BridgeError("INVALID_ARGUMENT", "chat_id is required");
+  const limit = input.limit === undefined ? 10 : input.limit;
+  const rows = ctx.store.records.listChat(acct.alias, input.chat_id, limit);
+  ctx.store.records.markRead(
+    acct.alias,
+    rows.filter((r) => r.direction === "incoming").map((r) => r.id),
+  );
+  const messages = rows.map((r) => ({
+    ...project(r.record, READ_KEYS),
+    from_name: senderName(ctx, acct.alias, r),
+    _direction: r.direction,
+  }));
+  return { status: "ok", messages };
+}
+
+/** `search`: a case-insensitive regex over incoming records, newest first, capped. */
+export async function search(
+  ctx: ActionContext,
+  input: SearchInput,
+): Promise<Record<string, unknown>> {
+  const acct = resolveAccount(ctx, input.account);
+  if (!input.query) throw new BridgeError("INVALID_ARGUMENT", "query is required");
+  try {
+    new RegExp(input.query, "i");
+  } catch (err) {
+    throw new BridgeError("INVALID_ARGUMENT", `Invalid regex: ${(err as Error).message}`);
+  }
+  const out = await ctx.store.searcher.search({
+    account: acct.alias,
+    chatId: input.chat_id ? input.chat_id : null,
+    pattern: input.query,
+  });
+  const messages = out.records.map((rec) => {
+    const item = project(rec, SEARCH_KEYS);
+    if (!item.from_name && typeof rec.from_open_id === "string" && rec.from_open_id) {
+      item.from_name = ctx.store.contacts.displayName(acct.alias, rec.from_open_id);
+    }
+    item.from_name ??= "";
+    return item;
+  });
+  const result: Record<string, unknown> = { status: "ok", total: out.total, messages };
+  if (out.timedOut) {
+    result.truncated = true;
+    result.warning =
+      "Search stopped at its time budget; results are partial. Narrow the pattern or pass chat_id.";
+  }
+  return result;
+}

@@ -1,0 +1,60 @@
+/**
+ * `manual`: the embedded agent manual (`reference/manual.md`), verbatim.
+ * Works in degraded mode too.
+ * @module
+ */
+
+import manualText from "../../reference/manual.md" with { type: "text" };
+
+/** The manual split into frontmatter fields and body. */
+export interface ManualDoc {
+  metadata: Record<string, string>;
+  body: string;
+  /** The whole file as shipped. */
+  text: string;
+}
+
+/**
+ * Splits a markdown file with a simple `key: value` YAML frontmatter.
+ *
+ * @example
+ * ```ts
+ * import { splitFrontmatter } from "./manual.ts";
+ * const d = splitFrontmatter("---\nname: x\nversion: 1\n---\n# Body\n");
+ * if (d.metadata.name !== "x" || d.body !== "# Body\n") throw new Error();
+ * ```
+ */
+export function splitFrontmatter(text: string): ManualDoc {
+  const m = text.match(/^---\n([\s\S]*?)\n---\n?/);
+  if (!m) return { metadata: {}, body: text, text };
+  const metadata: Record<string, string> = {};
+  let key: string | null = null;
+  for (const line of m[1]!.split("\n")) {
+    const kv = line.match(/^([A-Za-z_][\w-]*):\s*(.*)$/);
+    if (kv) {
+      key = kv[1]!;
+      metadata[key] = kv[2]!.replace(/^["']|["']$/g, "").replace(/^\|$/, "");
+    } else if (key && /^\s+\S/.test(line)) {
+      metadata[key] = (metadata[key] ? metadata[key] + " " : "") + line.trim();
+    }
+  }
+  return { metadata, body: text.slice(m[0].length), text };
+}
+
+/** The shipped manual. */
+export const MANUAL: ManualDoc = splitFrontmatter(manualText);
+
+/** Where the manual lives in the source tree (informational; it is embedded). */
+export const MANUAL_PATH: string = new URL("../../reference/manual.md", import.meta.url).pathname;
+
+/** The `manual` action result. */
+export function manualResult(): Record<string, unknown> {
+  return {
+    status: "ok",
+    action: "manual",
+    skill: "feishu-mcp-manual",
+    metadata: MANUAL.metadata,
+    path: MANUAL_PATH,
+    manual: MANUAL.body,
+  };
+}

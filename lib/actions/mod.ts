@@ -1,0 +1,11 @@
+/**
+ * The actions of the `feishu` tool: tool call → (validated input) → act →
+ * record. One file per action family; `dispatch` routes a validated call.
+ * @module
+ */
+
+export * from "./context.ts";
+export * from "./dispatch.ts";
+export { accountDetails, accounts } from "./accounts.ts";
+export { check, read, READ_KEYS, search, SEARCH_KEYS } from "./inbox.ts";
+export { MANUAL, MANUAL_PATH, manualResult, splitFrontmatter } from "./manual.ts";
