@@ -28,13 +28,22 @@ export interface PreviewRecord {
   mentions?: readonly unknown[] | null;
   parent_id?: string | null;
   reply_to?: string | null;
-  media?: { type?: string | null; [key: string]: unknown } | null;
+  media?: PreviewMedia | null;
   attachments?: readonly PreviewAttachment[] | null;
   voice_transcript?: unknown;
   /** Automatic Task Card records never appear in previews. */
   task_card?: boolean;
   /** Compound ids of every chunk of a sent record. */
   message_ids?: readonly string[] | null;
+}
+
+/** The media summary fields a preview may show (never keys or paths). */
+export interface PreviewMedia {
+  type?: string | null;
+  filename?: string | null;
+  size?: number | null;
+  duration?: number | null;
+  mime_type?: string | null;
 }
 
 /** The attachment fields a preview reads. */
@@ -50,7 +59,6 @@ export interface PreviewAttachment {
   path?: string;
   error?: string;
   transcription_error?: string;
-  [key: string]: unknown;
 }
 
 /** A record and which way it went. */
@@ -189,7 +197,7 @@ export function previewItem(
   return item;
 }
 
-const MEDIA_KEYS = ["type", "filename", "size", "duration", "mime_type"];
+const MEDIA_KEYS = ["type", "filename", "size", "duration", "mime_type"] as const;
 
 function mediaProjection(media: PreviewRecord["media"]): Record<string, unknown> | undefined {
   if (!media) return undefined;
@@ -224,8 +232,9 @@ function attachmentFields(
  * ```ts
  * import { projectAttachment } from "./items.ts";
  * import assert from "node:assert/strict";
+ * const stored = { type: "file", file_key: "k", file_name: "r.txt", status: "failed", error: "gone" };
  * assert.deepEqual(
- *   projectAttachment({ type: "file", file_key: "k", file_name: "r.txt", status: "failed", error: "gone" }),
+ *   projectAttachment(stored),
  *   { type: "file", status: "failed", filename: "r.txt", error: "gone" },
  * );
  * ```
