@@ -157,12 +157,35 @@ export function displayText(record: PreviewRecord): string {
   return record.media?.type ? `[${record.media.type}]` : "";
 }
 
-/** The date of a record: `date`, else `sent_at`, else "". */
+/**
+ * The date of a record: `date`, else `sent_at`, else "".
+ *
+ * @example
+ * ```ts
+ * import { recordDate } from "./items.ts";
+ * if (recordDate({ id: "x", sent_at: "2026-08-03T09:15:00Z" }) !== "2026-08-03T09:15:00Z") throw new Error();
+ * ```
+ */
 export function recordDate(record: PreviewRecord): string {
   return record.date || record.sent_at || "";
 }
 
-/** Builds the structured item of one window record. */
+/**
+ * Builds the structured item of one window record; only the current item
+ * carries attachments and the attachment comment.
+ *
+ * @example
+ * ```ts
+ * import { previewItem } from "./items.ts";
+ * import assert from "node:assert/strict";
+ * const item = previewItem(
+ *   { direction: "incoming", record: { id: "main:oc_1:om_2", text: "ok", parent_id: "om_1", date: "2026-08-03T09:00:00Z" } },
+ *   { alias: "main", chatId: "oc_1", nowMs: Date.parse("2026-08-03T09:30:00Z"), isCurrent: true },
+ * );
+ * assert.equal(item.relative_time, "30 min ago");
+ * assert.equal(item.reply_to, "main:oc_1:om_1");
+ * ```
+ */
 export function previewItem(
   entry: PreviewEntry,
   options: ItemContext & { isCurrent: boolean },

@@ -94,6 +94,23 @@ export function fallbackPreview(text: string): string {
  * is never empty (name, contact name, open_id, then `unknown`), the subject is
  * bounded, the body is the preview, and the metadata carries routing refs and
  * the structured window.
+ *
+ * @example
+ * ```ts
+ * import { buildMessageEvent } from "./licc.ts";
+ * import assert from "node:assert/strict";
+ * const record = {
+ *   id: "main:oc_1:om_1", feishu_message_id: "om_1", chat_id: "oc_1", chat_type: "p2p" as const,
+ *   thread_id: null, message_type: "text", from_open_id: "", from_user_id: null, from_union_id: null,
+ *   from_name: null, sender_type: "user", sender_is_bot: false, text: "hi", date: "2026-08-03T09:15:02Z",
+ *   parent_id: "", root_id: "", reply_to: null, mentions: [], content: { kind: "text" as const, text: "hi" },
+ *   attachments: [], media: null, voice_transcript: null, feishu: {},
+ * };
+ * const event = buildMessageEvent(record, { alias: "main", preview: null, nowMs: 0 });
+ * assert.equal(event.from, "unknown");
+ * assert.equal(event.subject, "feishu message from unknown via main");
+ * assert.equal(event.body, "hi");
+ * ```
  */
 export function buildMessageEvent(record: InboundRecord, options: MessageEventOptions): LiccEvent {
   const from = record.from_name ||

@@ -204,3 +204,24 @@ Deno.test("downloadAttachments() returns no attachments and a null media for no 
   );
   assert.equal(calls.length, 0);
 });
+
+Deno.test("downloadAttachments() saves a nameless voice message as audio-1.ogg with its bytes intact", async () => {
+  await withTempDir(async (root) => {
+    const voice = new Uint8Array([0x4f, 0x67, 0x67, 0x53, 0, 2, 255]);
+    const { download, calls } = fakeDownload({ "audio-key": { bytes: voice } });
+    const descriptors = buildDescriptors([], {
+      messageType: "audio",
+      content: { file_key: "audio-key" },
+    });
+    const { attachments } = await downloadAttachments(descriptors, {
+      messageId: "om_a",
+      dir: root,
+      download,
+    });
+    assert.deepEqual(calls, [["om_a", "audio-key", "file"]]);
+    const a = attachments[0];
+    assert.ok(a?.status === "downloaded");
+    assert.equal(a.filename, "audio-1.ogg");
+    assert.deepEqual(await Deno.readFile(a.path), voice);
+  });
+});

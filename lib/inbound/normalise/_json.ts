@@ -41,12 +41,3 @@ export function parseJson(raw: unknown): unknown {
     return undefined;
   }
 }
-
-/** Drops keys whose value is null, undefined or the empty string. */
-export function compact<T extends JsonObject>(obj: T): Partial<T> {
-  const out: JsonObject = {};
-  for (const [k, v] of Object.entries(obj)) {
-    if (v !== null && v !== undefined && v !== "") out[k] = v;
-  }
-  return out as Partial<T>;
-}

@@ -33,16 +33,11 @@ export interface MentionTableOptions {
 export class MentionTable {
   readonly #botOpenId: string | null;
   readonly #byKey = new Map<string, Mention>();
-  #mentionedAll = false;
 
   constructor(raw: readonly RawMention[], options: MentionTableOptions = {}) {
     this.#botOpenId = options.botOpenId || null;
     for (const m of raw) {
-      if (isMentionAll(m)) {
-        this.#mentionedAll = true;
-        continue;
-      }
-      if (this.#byKey.has(m.key)) continue;
+      if (isMentionAll(m) || this.#byKey.has(m.key)) continue;
       this.#byKey.set(m.key, this.#mention(m.key, m));
     }
   }
@@ -52,26 +47,13 @@ export class MentionTable {
     return [...this.#byKey.values()].map((m) => ({ ...m }));
   }
 
-  /** True when the message mentions `@all`. */
-  get mentionedAll(): boolean {
-    return this.#mentionedAll;
-  }
-
-  /** True when any mention is this bot. */
-  get mentionedBot(): boolean {
-    return [...this.#byKey.values()].some((m) => m.is_bot);
-  }
-
   /**
    * The placeholder for an inline `<at user_id="id">name</at>`: a known key
    * (the id may itself be a key, an open_id or a user_id), `@_all` for
    * everyone, else a new mention keyed `@_at_<id>`.
    */
   placeholder(id: string, name?: string): string {
-    if (id === "all" || id === "all_members" || id === "@_all") {
-      this.#mentionedAll = true;
-      return "@_all";
-    }
+    if (id === "all" || id === "all_members" || id === "@_all") return "@_all";
     if (this.#byKey.has(id)) return id;
     for (const m of this.#byKey.values()) {
       if (m.open_id === id || m.user_id === id) return m.key;
@@ -102,14 +84,15 @@ export class MentionTable {
   }
 
   #mention(key: string, m: Omit<RawMention, "key">): Mention {
-    const out: Mention = { key, is_bot: false };
-    if (m.openId) out.open_id = m.openId;
-    if (m.userId) out.user_id = m.userId;
-    if (m.unionId) out.union_id = m.unionId;
-    if (m.name) out.name = m.name;
-    out.is_bot = Boolean(this.#botOpenId && m.openId === this.#botOpenId);
-    if (m.tenantKey) out.tenant_key = m.tenantKey;
-    return out;
+    return {
+      key,
+      ...(m.openId ? { open_id: m.openId } : {}),
+      ...(m.userId ? { user_id: m.userId } : {}),
+      ...(m.unionId ? { union_id: m.unionId } : {}),
+      ...(m.name ? { name: m.name } : {}),
+      is_bot: this.#botOpenId !== null && m.openId === this.#botOpenId,
+      ...(m.tenantKey ? { tenant_key: m.tenantKey } : {}),
+    };
   }
 }
 
