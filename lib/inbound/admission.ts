@@ -1,0 +1,160 @@
+/**
+ * Admission, the first inbound stage (spec §6.2 without the stale-age rule,
+ * which ARCHITECTURE decision 5 drops): pure yes/no decisions with a closed
+ * set of reasons, for messages and for passive-event actors, plus which
+ * presence reactions an admitted message gets (spec §7).
+ * @module
+ */
+
+import { isMentionAll, type RawEnvelope, readMessage } from "./normalise/mod.ts";
+import { type PassiveEvent, projectPassiveEvent } from "./events.ts";
+
+/** Why a message or event was not admitted (counted in status). */
+export const REJECT_REASONS = [
+  "malformed",
+  "self_sent",
+  "mention_all_without_bot",
+  "sender_not_allowed",
+  "bot_not_mentioned",
+  "self_reaction",
+  "actor_not_allowed",
+  "not_a_passive_event",
+] as const;
+
+/** One of {@link REJECT_REASONS}. */
+export type RejectReason = typeof REJECT_REASONS[number];
+
+/** An admission verdict. */
+export type Admission = { admit: true } | { admit: false; reason: RejectReason };
+
+/** Who this bot is and who may talk to it. */
+export interface AdmissionPolicy {
+  /** This bot's open_id; null when not known yet (self and mention checks then fail closed for groups). */
+  botOpenId?: string | null;
+  /** This app's id (`cli_…`), used for messages and reactions attributed to the app. */
+  botAppId?: string | null;
+  /** Non-empty: only these sender open_ids pass. Empty or null: everyone. */
+  allowedUsers?: readonly string[] | null;
+}
+
+/**
+ * Decides whether a message envelope reaches the agent, checking in order:
+ * well-formed, not sent by this bot, not an `@all` without the bot in a
+ * group, sender allowed, and (outside DMs) the bot mentioned explicitly.
+ *
+ * @example
+ * ```ts
+ * import { admitMessage } from "./admission.ts";
+ * import assert from "node:assert/strict";
+ * const group = (mentions: unknown[]) => ({ event: { sender: { sender_id: { open_id: "ou_a" } },
+ *   message: { message_id: "om_1", chat_id: "oc_1", chat_type: "group", content: "{}", mentions } } });
+ * assert.deepEqual(admitMessage(group([]), { botOpenId: "ou_bot" }), { admit: false, reason: "bot_not_mentioned" });
+ * assert.deepEqual(admitMessage(group([{ key: "@_user_1", id: { open_id: "ou_bot" } }]), { botOpenId: "ou_bot" }), { admit: true });
+ * ```
+ */
+export function admitMessage(envelope: RawEnvelope, policy: AdmissionPolicy): Admission {
+  const m = readMessage(envelope);
+  if (!m) return reject("malformed");
+  const bot = policy.botOpenId || null;
+  const appId = policy.botAppId || null;
+  if ((bot && m.senderOpenId === bot) || (appId && m.senderAppId === appId)) {
+    return reject("self_sent");
+  }
+  const isDm = m.chatType === "p2p";
+  const mentionsBot = bot !== null && m.mentions.some((x) => x.openId === bot);
+  const mentionsAll = m.mentions.some(isMentionAll) ||
+    m.content.includes("@_all");
+  if (!isDm && mentionsAll && !mentionsBot) return reject("mention_all_without_bot");
+  if (!allowed(m.senderOpenId, policy)) return reject("sender_not_allowed");
+  if (!isDm && !mentionsBot) return reject("bot_not_mentioned");
+  return { admit: true };
+}
+
+/**
+ * Decides whether a passive event (reaction, read receipt, bot added/removed)
+ * is recorded: reactions made by this app are dropped (spec §11.1 item 15),
+ * then the actor (`reader` for reads, `operator` otherwise) must pass a
+ * non-empty allowlist, where an empty actor fails.
+ *
+ * @example
+ * ```ts
+ * import { admitPassiveEvent } from "./admission.ts";
+ * import assert from "node:assert/strict";
+ * const reaction = { header: { event_id: "e1", event_type: "im.message.reaction.created_v1" },
+ *   event: { message_id: "om_1", reaction_type: { emoji_type: "OK" }, operator_type: "app", app_id: "cli_me" } };
+ * assert.deepEqual(admitPassiveEvent(reaction, { botAppId: "cli_me" }), { admit: false, reason: "self_reaction" });
+ * ```
+ */
+export function admitPassiveEvent(envelope: RawEnvelope, policy: AdmissionPolicy): Admission {
+  const projected = projectPassiveEvent(envelope);
+  if (!projected) return reject("not_a_passive_event");
+  if (projected.eventType === "reaction" && isOwnReaction(projected, policy)) {
+    return reject("self_reaction");
+  }
+  const list = policy.allowedUsers ?? [];
+  if (list.length > 0 && (projected.actorOpenId === "" || !list.includes(projected.actorOpenId))) {
+    return reject("actor_not_allowed");
+  }
+  return { admit: true };
+}
+
+function isOwnReaction(e: PassiveEvent, policy: AdmissionPolicy): boolean {
+  const bot = policy.botOpenId || null;
+  const appId = policy.botAppId || null;
+  return (bot !== null && e.actorOpenId === bot) || (appId !== null && e.actorAppId === appId);
+}
+
+/** The reactions an admitted message gets, and where Typing is tracked. */
+export type ReactionPlan =
+  | { ok: true; typing: false }
+  | {
+    ok: true;
+    typing: true;
+    /** The receive target remembered with the Typing entry (spec §7). */
+    target: { receive_id: string; receive_id_type: "open_id" | "chat_id" };
+  };
+
+/** Options of {@link shouldReact}. */
+export interface ReactionOptions {
+  alias: string;
+  /** Whether a Typing reaction is already active for (alias, chat). */
+  isTypingActive: (alias: string, chatId: string) => boolean;
+}
+
+/**
+ * The presence reactions of an admitted message (spec §7): `OK` always;
+ * `Typing` only when none is active for the chat. The Typing target is the
+ * sender's open_id in DMs and the chat otherwise.
+ *
+ * @example
+ * ```ts
+ * import { shouldReact } from "./admission.ts";
+ * import assert from "node:assert/strict";
+ * const dm = { event: { sender: { sender_id: { open_id: "ou_a" } },
+ *   message: { message_id: "om_1", chat_id: "oc_1", chat_type: "p2p" } } };
+ * assert.deepEqual(shouldReact(dm, { alias: "main", isTypingActive: () => true }), { ok: true, typing: false });
+ * assert.deepEqual(shouldReact(dm, { alias: "main", isTypingActive: () => false }),
+ *   { ok: true, typing: true, target: { receive_id: "ou_a", receive_id_type: "open_id" } });
+ * ```
+ */
+export function shouldReact(envelope: RawEnvelope, options: ReactionOptions): ReactionPlan {
+  const m = readMessage(envelope);
+  if (!m || options.isTypingActive(options.alias, m.chatId)) return { ok: true, typing: false };
+  const dm = m.chatType === "p2p" && m.senderOpenId !== "";
+  return {
+    ok: true,
+    typing: true,
+    target: dm
+      ? { receive_id: m.senderOpenId, receive_id_type: "open_id" }
+      : { receive_id: m.chatId, receive_id_type: "chat_id" },
+  };
+}
+
+function allowed(openId: string, policy: AdmissionPolicy): boolean {
+  const list = policy.allowedUsers ?? [];
+  return list.length === 0 || list.includes(openId);
+}
+
+function reject(reason: RejectReason): Admission {
+  return { admit: false, reason };
+}

@@ -1,0 +1,182 @@
+/**
+ * Downloads a message's attachments one after another through an injected
+ * `download` function and writes each file atomically under one folder
+ * (spec §6.6). A failed download is recorded, never thrown; the folder is only
+ * created when a file is written.
+ * @module
+ */
+
+import { resolve } from "node:path";
+import { writeFileAtomic } from "../../core/mod.ts";
+import type { AttachmentDescriptor, AttachmentType } from "./descriptors.ts";
+import { safeFileName, uniqueName } from "./safe_name.ts";
+
+/** Longest recorded download error, in code points. */
+export const MAX_ERROR_CHARS = 200;
+
+/** The resource API type: `image` for images and stickers, `file` otherwise. */
+export type ResourceApiType = "image" | "file";
+
+/** What one download returns: the bytes and the provider's file name, if any. */
+export interface DownloadedResource {
+  bytes: Uint8Array;
+  fileName?: string | null;
+}
+
+/** Fetches one message resource (in production: `lib/feishu/`). */
+export type DownloadResource = (
+  messageId: string,
+  fileKey: string,
+  apiType: ResourceApiType,
+) => Promise<DownloadedResource>;
+
+/** A descriptor after its download. */
+export type Attachment =
+  & AttachmentDescriptor
+  & (
+    | { status: "downloaded"; filename: string; path: string; size: number }
+    | { status: "failed"; error: string }
+  )
+  & {
+    /** Set by the transcription stage on audio attachments. */
+    transcription_status?: "completed" | "failed" | "skipped";
+    transcription_error?: string;
+  };
+
+/** The legacy one-attachment summary of a record (`media`). */
+export interface MediaSummary {
+  type: AttachmentType;
+  filename?: string;
+  path?: string;
+  size?: number;
+  file_key?: string;
+  download_error?: string;
+}
+
+/** Options of {@link downloadAttachments}. */
+export interface DownloadOptions {
+  /** Feishu message id the resources belong to. */
+  messageId: string;
+  /** Folder the files go to (created only when a file is written). */
+  dir: string;
+  download: DownloadResource;
+  /** Stops before the next download; the caller replays the whole message. */
+  signal?: AbortSignal;
+}
+
+/** Result of {@link downloadAttachments}. */
+export interface DownloadResult {
+  attachments: Attachment[];
+  media: MediaSummary | null;
+}
+
+/**
+ * The API type used to fetch a resource of a given attachment type.
+ *
+ * @example
+ * ```ts
+ * import { apiTypeFor } from "./download.ts";
+ * import assert from "node:assert/strict";
+ * assert.deepEqual(["image", "sticker", "file", "audio", "video"].map((t) => apiTypeFor(t as never)),
+ *   ["image", "image", "file", "file", "file"]);
+ * ```
+ */
+export function apiTypeFor(type: AttachmentType): ResourceApiType {
+  return type === "image" || type === "sticker" ? "image" : "file";
+}
+
+/**
+ * Downloads every descriptor in order. Each success is written atomically to
+ * `<dir>/<safe name>` (collisions get `-2`, `-3`, …; a replay of the same
+ * message reuses the same names); each failure keeps the descriptor and adds a
+ * bounded `error`.
+ */
+export async function downloadAttachments(
+  descriptors: readonly AttachmentDescriptor[],
+  options: DownloadOptions,
+): Promise<DownloadResult> {
+  const taken = new Set<string>();
+  const attachments: Attachment[] = [];
+  for (const [i, d] of descriptors.entries()) {
+    options.signal?.throwIfAborted();
+    attachments.push(await downloadOne(d, i + 1, taken, options));
+  }
+  return { attachments, media: mediaSummary(attachments) };
+}
+
+async function downloadOne(
+  d: AttachmentDescriptor,
+  index: number,
+  taken: Set<string>,
+  options: DownloadOptions,
+): Promise<Attachment> {
+  try {
+    const got = await options.download(options.messageId, d.file_key, apiTypeFor(d.type));
+    if (!(got?.bytes instanceof Uint8Array)) {
+      throw new TypeError("Expected the download to return bytes but found none");
+    }
+    const name = safeFileName({
+      type: d.type,
+      index,
+      providerName: got.fileName,
+      fileName: d.file_name,
+    });
+    const filename = uniqueName(name, taken);
+    const path = resolve(options.dir, filename);
+    await writeFileAtomic(path, got.bytes);
+    return { ...d, status: "downloaded", filename, path, size: got.bytes.byteLength };
+  } catch (err) {
+    if (options.signal?.aborted) throw err;
+    return { ...d, status: "failed", error: errorText(err) };
+  }
+}
+
+/**
+ * A one-line, bounded error text: whitespace collapsed, at most 200 code
+ * points, the error's class name when it has no message.
+ *
+ * @example
+ * ```ts
+ * import { errorText } from "./download.ts";
+ * import assert from "node:assert/strict";
+ * assert.equal(errorText(new Error("  bad \n  gateway ")), "bad gateway");
+ * assert.equal(errorText(new RangeError("")), "RangeError");
+ * assert.equal(errorText("x".repeat(300)).length, 200);
+ * ```
+ */
+export function errorText(err: unknown): string {
+  const message = err instanceof Error ? err.message : String(err ?? "");
+  const collapsed = message.replace(/\s+/g, " ").trim();
+  const text = collapsed !== "" ? collapsed : err instanceof Error ? err.name : "Error";
+  return Array.from(text).slice(0, MAX_ERROR_CHARS).join("");
+}
+
+/**
+ * The legacy `media` summary: the first non-cover attachment (or the first
+ * one), its non-null `type`, `filename`, `path`, `size`, `file_key`, plus
+ * `download_error` when it failed; null without attachments.
+ *
+ * @example
+ * ```ts
+ * import { mediaSummary } from "./download.ts";
+ * import assert from "node:assert/strict";
+ * assert.equal(mediaSummary([]), null);
+ * assert.deepEqual(
+ *   mediaSummary([{ type: "file", file_key: "k", status: "failed", error: "" }]),
+ *   { type: "file", file_key: "k", download_error: "download failed" },
+ * );
+ * ```
+ */
+export function mediaSummary(attachments: readonly Attachment[]): MediaSummary | null {
+  const a = attachments.find((x) => x.role !== "cover") ?? attachments[0];
+  if (!a) return null;
+  const summary: MediaSummary = { type: a.type };
+  if (a.status === "downloaded") {
+    summary.filename = a.filename;
+    summary.path = a.path;
+    summary.size = a.size;
+  }
+  summary.file_key = a.file_key;
+  if (a.status === "failed") summary.download_error = a.error || "download failed";
+  return summary;
+}

@@ -1,0 +1,273 @@
+/**
+ * Passive channel events (spec §6.9): reactions, read receipts and the bot
+ * being added to or removed from a chat become read-only records of the
+ * reserved `events` conversation (spec §5.3). They never wake the agent.
+ * @module
+ */
+
+import { createHash } from "node:crypto";
+import { EVENTS_CHAT_ID, formatCompoundId, isoSeconds } from "../core/mod.ts";
+import { asArray, asNumber, asObject, asText, type JsonObject } from "./normalise/_json.ts";
+import { epochSeconds } from "./normalise/_format.ts";
+import type { RawEnvelope } from "./normalise/mod.ts";
+
+/** The passive event kinds. */
+export type PassiveEventType = "reaction" | "message_read" | "bot_added" | "bot_leave";
+
+const EVENT_TYPES: Record<string, { type: PassiveEventType; action?: "added" | "removed" }> = {
+  "im.message.reaction.created_v1": { type: "reaction", action: "added" },
+  "im.message.reaction.deleted_v1": { type: "reaction", action: "removed" },
+  "im.message.message_read_v1": { type: "message_read" },
+  "im.chat.member.bot.added_v1": { type: "bot_added" },
+  "im.chat.member.bot.deleted_v1": { type: "bot_leave" },
+};
+
+/** A user as events show it: only the members that are set. */
+export interface EventActor {
+  open_id?: string;
+  user_id?: string;
+  name?: string;
+}
+
+/** The projection of one passive event and who caused it. */
+export interface PassiveEvent {
+  eventType: PassiveEventType;
+  /** The `event` member of the record (spec §6.9 step 1). */
+  event: JsonObject;
+  /** open_id of the operator (reader for `message_read`), or "". */
+  actorOpenId: string;
+  /** App id when an app operated (reactions by apps carry no open_id). */
+  actorAppId: string | null;
+  /** The chat the event happened in, when the payload says. */
+  sourceChatId: string | null;
+}
+
+/** Options of {@link projectPassiveEvent} and {@link buildEventRecord}. */
+export interface EventContext {
+  /** Display name of a user from the contact cache, if known. */
+  contactName?: (openId: string) => string | null | undefined;
+}
+
+/**
+ * Projects a raw passive event envelope; undefined for any other event type.
+ *
+ * @example
+ * ```ts
+ * import { projectPassiveEvent } from "./events.ts";
+ * import assert from "node:assert/strict";
+ * const p = projectPassiveEvent({
+ *   header: { event_id: "e1", event_type: "im.chat.member.bot.deleted_v1" },
+ *   event: { chat_id: "oc_1", operator_id: { open_id: "ou_a", union_id: "on_a" } },
+ * });
+ * assert.deepEqual(p?.event, { chat_id: "oc_1", operator: { open_id: "ou_a" } });
+ * assert.equal(p?.eventType, "bot_leave");
+ * ```
+ */
+export function projectPassiveEvent(
+  envelope: RawEnvelope,
+  ctx: EventContext = {},
+): PassiveEvent | undefined {
+  const kind = EVENT_TYPES[asText(asObject(envelope.header)?.event_type) ?? ""];
+  if (!kind) return undefined;
+  const e = asObject(envelope.event) ?? {};
+  const actorIds = asObject(
+    kind.type === "reaction"
+      ? e.user_id
+      : kind.type === "message_read"
+      ? asObject(e.reader)?.reader_id
+      : e.operator_id,
+  );
+  const actor = actorOf(actorIds, ctx);
+  const chatId = asText(e.chat_id) ?? null;
+  let event: JsonObject;
+  switch (kind.type) {
+    case "reaction":
+      event = {
+        message_id: asText(e.message_id) ?? null,
+        operator: actor,
+        emoji_type: asText(asObject(e.reaction_type)?.emoji_type) ?? null,
+        action: kind.action,
+        chat_id: chatId,
+        chat_type: asText(e.chat_type) ?? null,
+        action_time: asNumber(e.action_time) ?? null,
+      };
+      break;
+    case "message_read":
+      event = {
+        reader: actor,
+        message_ids: asArray(e.message_id_list).filter((x) => typeof x === "string"),
+      };
+      break;
+    case "bot_added":
+      event = {
+        chat_id: chatId,
+        operator: actor,
+        chat_name: asText(e.name) ?? null,
+        external: typeof e.external === "boolean" ? e.external : null,
+      };
+      break;
+    case "bot_leave":
+      event = { chat_id: chatId, operator: actor };
+      break;
+  }
+  return {
+    eventType: kind.type,
+    event,
+    actorOpenId: actor.open_id ?? "",
+    actorAppId: asText(e.app_id) ?? asText(actorIds?.app_id) ?? null,
+    sourceChatId: chatId,
+  };
+}
+
+function actorOf(ids: JsonObject | undefined, ctx: EventContext): EventActor {
+  const actor: EventActor = {};
+  const openId = asText(ids?.open_id);
+  const userId = asText(ids?.user_id);
+  if (openId) actor.open_id = openId;
+  if (userId) actor.user_id = userId;
+  const name = openId ? ctx.contactName?.(openId) : undefined;
+  if (name) actor.name = name;
+  return actor;
+}
+
+/**
+ * The event id: `header.event_id`, else top-level `uuid`, else `event_id`,
+ * else `derived-` + 24 hex of SHA-256 over the compact key-sorted JSON of
+ * `{event_type, event, feishu}` (stable for the same input).
+ *
+ * @example
+ * ```ts
+ * import { passiveEventId } from "./events.ts";
+ * import assert from "node:assert/strict";
+ * assert.equal(passiveEventId({ header: { event_id: "e1" } }, { eventType: "reaction", event: {} }), "e1");
+ * const a = passiveEventId({ event: { b: 1, a: 2 } }, { eventType: "reaction", event: {} });
+ * const b = passiveEventId({ event: { a: 2, b: 1 } }, { eventType: "reaction", event: {} });
+ * assert.equal(a, b);
+ * assert.match(a, /^derived-[0-9a-f]{24}$/);
+ * ```
+ */
+export function passiveEventId(
+  envelope: RawEnvelope,
+  projected: Pick<PassiveEvent, "eventType" | "event">,
+): string {
+  const given = asText(asObject(envelope.header)?.event_id) ?? asText(envelope.uuid) ??
+    asText(envelope.event_id);
+  if (given) return given;
+  const key = canonicalJson({
+    event_type: projected.eventType,
+    event: projected.event,
+    feishu: envelope,
+  });
+  return `derived-${createHash("sha256").update(key).digest("hex").slice(0, 24)}`;
+}
+
+/**
+ * JSON with object keys sorted at every level and no spaces.
+ *
+ * @example
+ * ```ts
+ * import { canonicalJson } from "./events.ts";
+ * if (canonicalJson({ b: [1, { d: 1, c: 2 }], a: null }) !== '{"a":null,"b":[1,{"c":2,"d":1}]}') throw new Error();
+ * ```
+ */
+export function canonicalJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map((v) => canonicalJson(v ?? null)).join(",")}]`;
+  if (typeof value === "object" && value !== null) {
+    const entries = Object.entries(value)
+      .filter(([, v]) => v !== undefined)
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(",")}}`;
+  }
+  return JSON.stringify(value ?? null);
+}
+
+/**
+ * The record date: the first parseable of the projection's `action_time`,
+ * `header.create_time` and a top-level `ts` (s, ms or µs), else now.
+ *
+ * @example
+ * ```ts
+ * import { passiveEventDate } from "./events.ts";
+ * import assert from "node:assert/strict";
+ * assert.equal(passiveEventDate({ header: { create_time: "1735700000000" } }, { event: {}, nowMs: 0 }), "2025-01-01T02:53:20Z");
+ * assert.equal(passiveEventDate({}, { event: {}, nowMs: 0 }), "1970-01-01T00:00:00Z");
+ * ```
+ */
+export function passiveEventDate(
+  envelope: RawEnvelope,
+  options: { event: JsonObject; nowMs: number },
+): string {
+  const seconds = epochSeconds(options.event.action_time) ??
+    epochSeconds(asObject(envelope.header)?.create_time) ?? epochSeconds(envelope.ts);
+  return isoSeconds(seconds !== undefined ? seconds * 1000 : options.nowMs);
+}
+
+/** A passive event record of the `events` conversation (spec §5.3). */
+export interface EventRecord {
+  id: string;
+  feishu_event_id: string;
+  chat_id: typeof EVENTS_CHAT_ID;
+  chat_type: "synthetic";
+  thread_id: null;
+  message_type: "event";
+  event_type: PassiveEventType;
+  from_open_id: string;
+  from_name: string | null;
+  text: string;
+  date: string;
+  synthetic: true;
+  source_chat_id: string | null;
+  event: JsonObject;
+  feishu: RawEnvelope;
+}
+
+/** What {@link buildEventRecord} needs besides the envelope. */
+export interface EventRecordContext extends EventContext {
+  alias: string;
+  nowMs: number;
+}
+
+/**
+ * Builds the `events` record of a passive event envelope; undefined for any
+ * other event type. The derived id (when Feishu gave none) is computed before
+ * contact names are added, so it does not change when a name becomes known.
+ *
+ * @example
+ * ```ts
+ * import { buildEventRecord } from "./events.ts";
+ * import assert from "node:assert/strict";
+ * const r = buildEventRecord({
+ *   header: { event_id: "e9", event_type: "im.message.message_read_v1", create_time: "1735700002000" },
+ *   event: { reader: { reader_id: { open_id: "ou_a" } }, message_id_list: ["om_1"] },
+ * }, { alias: "main", nowMs: 0 });
+ * assert.equal(r?.id, "main:events:e9");
+ * assert.equal(r?.text, "[message_read]");
+ * ```
+ */
+export function buildEventRecord(
+  envelope: RawEnvelope,
+  ctx: EventRecordContext,
+): EventRecord | undefined {
+  const bare = projectPassiveEvent(envelope);
+  const projected = projectPassiveEvent(envelope, ctx);
+  if (!bare || !projected) return undefined;
+  const eventId = passiveEventId(envelope, bare);
+  const actor = asObject(projected.event.operator ?? projected.event.reader) as EventActor;
+  return {
+    id: formatCompoundId(ctx.alias, EVENTS_CHAT_ID, eventId),
+    feishu_event_id: eventId,
+    chat_id: EVENTS_CHAT_ID,
+    chat_type: "synthetic",
+    thread_id: null,
+    message_type: "event",
+    event_type: projected.eventType,
+    from_open_id: projected.actorOpenId,
+    from_name: actor?.name ?? null,
+    text: `[${projected.eventType}]`,
+    date: passiveEventDate(envelope, { event: projected.event, nowMs: ctx.nowMs }),
+    synthetic: true,
+    source_chat_id: projected.sourceChatId,
+    event: projected.event,
+    feishu: envelope,
+  };
+}

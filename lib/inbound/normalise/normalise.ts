@@ -1,0 +1,138 @@
+/**
+ * Normalisation: a raw `im.message.receive_v1` envelope in, the inbound
+ * record of spec §5.2 out (attachments, `media` and the transcript are filled
+ * by the later stages), plus the attachment descriptors of §6.6.
+ *
+ * Steps: read the envelope → build the mention table → convert the content
+ * through the registry → resolve mentions (this bot's own mention is dropped
+ * from `text` only) → tidy whitespace → derive ids, dates and flags.
+ * @module
+ */
+
+import { formatCompoundId, isoSeconds } from "../../core/mod.ts";
+import { type AttachmentDescriptor, buildDescriptors } from "../attachments/mod.ts";
+import { parseJson } from "./_json.ts";
+import { epochSeconds } from "./_format.ts";
+import { tidyBodyText } from "./_whitespace.ts";
+import { type RawEnvelope, readMessage } from "./envelope.ts";
+import { MentionTable } from "./mentions.ts";
+import { convertContent } from "./registry.ts";
+import type { InboundRecord, MessageContent } from "./types.ts";
+
+/** A message this late (or backfilled) is flagged with `delayed_seconds`. */
+export const DELAYED_AFTER_SECONDS = 30 * 60;
+
+/** What normalisation needs besides the envelope. */
+export interface NormaliseContext {
+  /** Account alias (first part of compound ids). */
+  alias: string;
+  /** This bot's open_id; null when not known yet. */
+  botOpenId?: string | null;
+  /** Processing time in ms (the injected clock's now). */
+  nowMs: number;
+  /** Display name of a user from the contact cache, if known. */
+  contactName?: (openId: string) => string | null | undefined;
+}
+
+/** The record and what the next stages need. */
+export interface NormalisedMessage {
+  record: InboundRecord;
+  /** The attachments to download, in record order. */
+  descriptors: AttachmentDescriptor[];
+  /** Set when the registered converter threw and the fallback was used. */
+  converterError?: string;
+}
+
+/**
+ * Normalises one message envelope. Returns undefined when the envelope has
+ * no message id or chat id.
+ *
+ * @example A group message addressed to the bot
+ * ```ts
+ * import { normaliseMessage } from "./normalise.ts";
+ * import assert from "node:assert/strict";
+ * const out = normaliseMessage({
+ *   schema: "2.0",
+ *   header: { event_id: "ev1", event_type: "im.message.receive_v1", create_time: "1735700000000" },
+ *   event: {
+ *     sender: { sender_id: { open_id: "ou_a" }, sender_type: "user" },
+ *     message: {
+ *       message_id: "om_1", chat_id: "oc_1", chat_type: "group", message_type: "text",
+ *       create_time: "1735700000000", content: '{"text":"@_user_1  hello"}',
+ *       mentions: [{ key: "@_user_1", id: { open_id: "ou_bot" }, name: "Bot" }],
+ *     },
+ *   },
+ * }, { alias: "main", botOpenId: "ou_bot", nowMs: 1735700001000 });
+ * assert.equal(out?.record.id, "main:oc_1:om_1");
+ * assert.equal(out?.record.text, "hello");
+ * assert.deepEqual(out?.record.content, { kind: "text", text: "@Bot  hello" });
+ * assert.equal(out?.record.date, "2025-01-01T02:53:20Z");
+ * ```
+ */
+export function normaliseMessage(
+  envelope: RawEnvelope,
+  ctx: NormaliseContext,
+): NormalisedMessage | undefined {
+  const m = readMessage(envelope);
+  if (!m) return undefined;
+  const table = new MentionTable(m.mentions, { botOpenId: ctx.botOpenId });
+  const { conversion, converterError } = convertContent(
+    { messageType: m.messageType, content: m.content },
+    { context: { mention: (id, name) => table.placeholder(id, name) } },
+  );
+  const content = resolveContent(conversion.content, table);
+  const createdSeconds = epochSeconds(m.createTime);
+  const dateMs = createdSeconds !== undefined ? createdSeconds * 1000 : ctx.nowMs;
+  const record: InboundRecord = {
+    id: formatCompoundId(ctx.alias, m.chatId, m.messageId),
+    feishu_message_id: m.messageId,
+    chat_id: m.chatId,
+    chat_type: m.chatType,
+    thread_id: m.threadId,
+    message_type: m.messageType || content.kind || "unknown",
+    from_open_id: m.senderOpenId,
+    from_user_id: m.senderUserId,
+    from_union_id: m.senderUnionId,
+    from_name: (m.senderOpenId && ctx.contactName?.(m.senderOpenId)) || null,
+    sender_type: m.senderType,
+    sender_is_bot: m.senderType === "bot" || m.senderType === "app",
+    text: tidyBodyText(table.resolve(conversion.text, { stripBot: true })),
+    date: isoSeconds(dateMs),
+    parent_id: m.parentId,
+    root_id: m.rootId,
+    reply_to: m.parentId ? formatCompoundId(ctx.alias, m.chatId, m.parentId) : null,
+    mentions: table.list(),
+    content,
+    attachments: [],
+    media: null,
+    voice_transcript: null,
+    ...lateness(envelope.backfilled === true, createdSeconds, ctx.nowMs),
+    feishu: envelope,
+  };
+  const descriptors = buildDescriptors(conversion.resources, {
+    messageType: m.messageType,
+    content: parseJson(m.content),
+  });
+  return converterError === undefined
+    ? { record, descriptors }
+    : { record, descriptors, converterError };
+}
+
+/** Mentions in `content.text` resolve to names, the bot's included. */
+function resolveContent(content: MessageContent, table: MentionTable): MessageContent {
+  if (content.kind !== "text" && content.kind !== "post") return content;
+  return { ...content, text: table.resolve(content.text, { stripBot: false }) };
+}
+
+/** `backfilled` and `delayed_seconds` for backfilled or late messages. */
+function lateness(
+  backfilled: boolean,
+  createdSeconds: number | undefined,
+  nowMs: number,
+): { backfilled?: boolean; delayed_seconds?: number } {
+  const delay = createdSeconds === undefined
+    ? 0
+    : Math.max(0, Math.floor(nowMs / 1000 - createdSeconds));
+  if (backfilled) return { backfilled: true, delayed_seconds: delay };
+  return delay >= DELAYED_AFTER_SECONDS ? { delayed_seconds: delay } : {};
+}

@@ -1,0 +1,120 @@
+import assert from "node:assert/strict";
+import { BOT_OPEN_ID, mention, receiveEnvelope } from "../_fixtures.ts";
+import { normaliseMessage } from "./normalise.ts";
+
+const ctx = { alias: "main", botOpenId: BOT_OPEN_ID, nowMs: 1785748503000 };
+
+function post(content: unknown, mentions?: unknown[]) {
+  const out = normaliseMessage(
+    receiveEnvelope({ messageType: "post", content, mentions, chatType: "group" }),
+    ctx,
+  );
+  assert.ok(out);
+  return out;
+}
+
+Deno.test("normaliseMessage() renders a post's title, styles, links, emoji, code and rule", () => {
+  const out = post({
+    title: "Release",
+    content: [
+      [
+        { tag: "text", text: "ship ", style: [] },
+        { tag: "text", text: "now", style: ["bold", "italic"] },
+        { tag: "text", text: " via " },
+        { tag: "a", text: "the page", href: "https://example.com/r" },
+        { tag: "emotion", emoji_type: "SMILE" },
+      ],
+      [{ tag: "code_block", language: "GO", text: "fmt.Println(1)" }],
+      [{ tag: "hr" }],
+      [{ tag: "text", text: "done" }],
+    ],
+  });
+  assert.equal(
+    out.record.text,
+    "**Release**\n\nship ***now*** via [the page](https://example.com/r):SMILE:\n\n```go\nfmt.Println(1)\n```\n\n\n---\n\ndone",
+  );
+  assert.deepEqual(
+    out.record.content.kind === "post" && out.record.content.text,
+    "Release\nship now via the page:SMILE:\nfmt.Println(1)\n\ndone",
+  );
+  assert.equal(out.record.content.kind === "post" && out.record.content.title, "Release");
+});
+
+Deno.test("normaliseMessage() keeps a post's raw AST as content.post", () => {
+  const raw = { title: "", content: [[{ tag: "text", text: "x" }]] };
+  const out = post(raw);
+  assert.deepEqual(out.record.content, { kind: "post", title: "", text: "x", post: raw });
+});
+
+Deno.test("normaliseMessage() lists a post's images, video with cover and zone files in order", () => {
+  const out = post({
+    title: "",
+    content: [
+      [{ tag: "media", file_key: "file_video", image_key: "img_cover" }],
+      [{ tag: "img", image_key: "img_inline" }],
+      [{ tag: "md", text: "see ![chart](img_md) and ![web](https://x/y.png)" }],
+    ],
+    files: [
+      { file_key: "file_doc", file_name: "spec.pdf" },
+      { file_key: "fld_1", file_name: "Designs", is_folder: true },
+    ],
+  });
+  assert.deepEqual(out.descriptors.map((d) => [d.type, d.file_key, d.role]), [
+    ["video", "file_video", undefined],
+    ["image", "img_cover", "cover"],
+    ["image", "img_inline", undefined],
+    ["image", "img_md", undefined],
+    ["file", "file_doc", undefined],
+  ]);
+  assert.match(out.record.text, /<file key="file_doc" name="spec.pdf"\/>/);
+  assert.match(out.record.text, /<folder key="fld_1" name="Designs"\/>/);
+});
+
+Deno.test("normaliseMessage() drops the bot's inline <at> from a post's text but keeps it in mentions", () => {
+  const out = post(
+    {
+      title: "",
+      content: [[
+        { tag: "at", user_id: "@_user_1", user_name: "Mac PA" },
+        { tag: "text", text: " please ask " },
+        { tag: "at", user_id: "ou_carol", user_name: "Carol" },
+      ]],
+    },
+    [mention("@_user_1", BOT_OPEN_ID, "Mac PA")],
+  );
+  assert.equal(out.record.text, "please ask @Carol");
+  assert.equal(
+    out.record.content.kind === "post" && out.record.content.text,
+    "@Mac PA please ask @Carol",
+  );
+  assert.deepEqual(out.record.mentions.map((m) => [m.key, m.open_id, m.name, m.is_bot]), [
+    ["@_user_1", BOT_OPEN_ID, "Mac PA", true],
+    ["@_at_ou_carol", "ou_carol", "Carol", false],
+  ]);
+});
+
+Deno.test("normaliseMessage() de-duplicates inline <at> tags by open_id", () => {
+  const out = post({
+    title: "",
+    content: [[
+      { tag: "at", user_id: "ou_carol", user_name: "Carol" },
+      { tag: "md", text: ' and <at user_id="ou_carol">Carol</at> again' },
+    ]],
+  });
+  assert.equal(out.record.text, "@Carol and @Carol again");
+  assert.equal(out.record.mentions.length, 1);
+});
+
+Deno.test("normaliseMessage() leaves <at> tags inside a fenced md block alone", () => {
+  const out = post({
+    title: "",
+    content: [[{ tag: "md", text: '```\n<at user_id="ou_x">X</at>\n```' }]],
+  });
+  assert.equal(out.record.text, '```\n<at user_id="ou_x">X</at>\n```');
+  assert.equal(out.record.mentions.length, 0);
+});
+
+Deno.test("normaliseMessage() unwraps a locale-keyed post", () => {
+  const out = post({ en_us: { title: "Hi", content: [[{ tag: "text", text: "there" }]] } });
+  assert.equal(out.record.text, "**Hi**\n\nthere");
+});

@@ -1,0 +1,291 @@
+/**
+ * Structured preview items (spec §8.3): one per window record, safe to hand
+ * to the agent — no content unions, no raw envelopes, no file keys, no
+ * outbound source paths.
+ * @module
+ */
+
+import { formatCompoundId, truncateCodePoints } from "../core/mod.ts";
+import { relativeTime } from "./relative_time.ts";
+
+/** Cap of an item's text, in code points. */
+export const ITEM_TEXT_CHARS = 500;
+/** Mentions kept per item. */
+export const ITEM_MENTIONS = 20;
+/** Attachments projected on the current item. */
+export const ITEM_ATTACHMENTS = 8;
+
+/** The record fields a preview reads; inbound and sent records both fit. */
+export interface PreviewRecord {
+  id: string;
+  text?: string | null;
+  date?: string | null;
+  sent_at?: string | null;
+  from_name?: string | null;
+  from_open_id?: string | null;
+  message_type?: string | null;
+  thread_id?: string | null;
+  mentions?: readonly unknown[] | null;
+  parent_id?: string | null;
+  reply_to?: string | null;
+  media?: PreviewMedia | null;
+  attachments?: readonly PreviewAttachment[] | null;
+  voice_transcript?: unknown;
+  /** Automatic Task Card records never appear in previews. */
+  task_card?: boolean;
+  /** Compound ids of every chunk of a sent record. */
+  message_ids?: readonly string[] | null;
+}
+
+/** The media summary fields a preview may show (never keys or paths). */
+export interface PreviewMedia {
+  type?: string | null;
+  filename?: string | null;
+  size?: number | null;
+  duration?: number | null;
+  mime_type?: string | null;
+}
+
+/** The attachment fields a preview reads. */
+export interface PreviewAttachment {
+  type?: string;
+  status?: string;
+  size?: number;
+  duration_ms?: number;
+  role?: string;
+  transcription_status?: string;
+  filename?: string;
+  file_name?: string;
+  path?: string;
+  error?: string;
+  transcription_error?: string;
+}
+
+/** A record and which way it went. */
+export interface PreviewEntry {
+  direction: "incoming" | "outgoing";
+  record: PreviewRecord;
+}
+
+/** What the agent may see of one attachment. */
+export interface AttachmentProjection {
+  type?: string;
+  status?: string;
+  size?: number;
+  duration_ms?: number;
+  role?: string;
+  transcription_status?: string;
+  filename?: string;
+  path?: string;
+  path_truncated?: true;
+  error?: string;
+  transcription_error?: string;
+}
+
+/** One structured item of `recent_messages` / `latest_incoming`. */
+export interface PreviewItem {
+  id: string;
+  direction: "incoming" | "outgoing";
+  sender: string;
+  date: string;
+  relative_time: string;
+  text: string;
+  text_truncated: boolean;
+  type?: string;
+  thread_id?: string;
+  mentions?: unknown[];
+  mentions_truncated?: true;
+  is_current: boolean;
+  media?: Record<string, unknown>;
+  attachments?: AttachmentProjection[];
+  attachments_truncated?: true;
+  comment?: string;
+  parent_id?: string;
+  reply_to?: string;
+  is_voice_transcript?: true;
+}
+
+/** Shared inputs of the projections. */
+export interface ItemContext {
+  alias: string;
+  chatId: string;
+  nowMs: number;
+  contactName?: (openId: string) => string | null | undefined;
+}
+
+/** Guidance added when the current message has downloaded files. */
+export const DOWNLOADED_COMMENT =
+  "Files from this message were saved locally: inspect the listed paths before answering whenever the request depends on what they contain.";
+/** Guidance added when a download of the current message failed. */
+export const FAILED_COMMENT =
+  "Some attachments could not be downloaded: call feishu.read for this message to see the preserved descriptor, and tell the user about the limitation.";
+
+/**
+ * `me` for outgoing records; else the record's name, the contact name, the
+ * open_id, or `unknown`.
+ *
+ * @example
+ * ```ts
+ * import { displaySender } from "./items.ts";
+ * import assert from "node:assert/strict";
+ * assert.equal(displaySender({ direction: "outgoing", record: { id: "x" } }), "me");
+ * assert.equal(displaySender({ direction: "incoming", record: { id: "x", from_open_id: "ou_a" } }), "ou_a");
+ * assert.equal(displaySender({ direction: "incoming", record: { id: "x" } }), "unknown");
+ * ```
+ */
+export function displaySender(
+  entry: PreviewEntry,
+  contactName?: (openId: string) => string | null | undefined,
+): string {
+  if (entry.direction === "outgoing") return "me";
+  const r = entry.record;
+  return r.from_name || (r.from_open_id && contactName?.(r.from_open_id)) || r.from_open_id ||
+    "unknown";
+}
+
+/**
+ * The record text, or `[<media type>]` when the text is empty and there is media.
+ *
+ * @example
+ * ```ts
+ * import { displayText } from "./items.ts";
+ * if (displayText({ id: "x", text: "", media: { type: "image" } }) !== "[image]") throw new Error();
+ * ```
+ */
+export function displayText(record: PreviewRecord): string {
+  if (record.text) return record.text;
+  return record.media?.type ? `[${record.media.type}]` : "";
+}
+
+/**
+ * The date of a record: `date`, else `sent_at`, else "".
+ *
+ * @example
+ * ```ts
+ * import { recordDate } from "./items.ts";
+ * if (recordDate({ id: "x", sent_at: "2026-08-03T09:15:00Z" }) !== "2026-08-03T09:15:00Z") throw new Error();
+ * ```
+ */
+export function recordDate(record: PreviewRecord): string {
+  return record.date || record.sent_at || "";
+}
+
+/**
+ * Builds the structured item of one window record; only the current item
+ * carries attachments and the attachment comment.
+ *
+ * @example
+ * ```ts
+ * import { previewItem } from "./items.ts";
+ * import assert from "node:assert/strict";
+ * const item = previewItem(
+ *   { direction: "incoming", record: { id: "main:oc_1:om_2", text: "ok", parent_id: "om_1", date: "2026-08-03T09:00:00Z" } },
+ *   { alias: "main", chatId: "oc_1", nowMs: Date.parse("2026-08-03T09:30:00Z"), isCurrent: true },
+ * );
+ * assert.equal(item.relative_time, "30 min ago");
+ * assert.equal(item.reply_to, "main:oc_1:om_1");
+ * ```
+ */
+export function previewItem(
+  entry: PreviewEntry,
+  options: ItemContext & { isCurrent: boolean },
+): PreviewItem {
+  const r = entry.record;
+  const full = displayText(r);
+  const text = truncateCodePoints(full, ITEM_TEXT_CHARS);
+  const date = recordDate(r);
+  const item: PreviewItem = {
+    id: r.id,
+    direction: entry.direction,
+    sender: displaySender(entry, options.contactName),
+    date,
+    relative_time: relativeTime(date, options.nowMs),
+    text,
+    text_truncated: text !== full,
+    is_current: options.isCurrent,
+  };
+  if (r.message_type) item.type = r.message_type;
+  if (r.thread_id) item.thread_id = r.thread_id;
+  const mentions = r.mentions ?? [];
+  if (mentions.length > 0) item.mentions = mentions.slice(0, ITEM_MENTIONS);
+  if (mentions.length > ITEM_MENTIONS) item.mentions_truncated = true;
+  const media = mediaProjection(r.media);
+  if (media) item.media = media;
+  if (options.isCurrent) Object.assign(item, attachmentFields(r.attachments ?? []));
+  if (r.parent_id) {
+    item.parent_id = r.parent_id;
+    item.reply_to = formatCompoundId(options.alias, options.chatId, r.parent_id);
+  }
+  if (r.voice_transcript) item.is_voice_transcript = true;
+  return item;
+}
+
+const MEDIA_KEYS = ["type", "filename", "size", "duration", "mime_type"] as const;
+
+function mediaProjection(media: PreviewRecord["media"]): Record<string, unknown> | undefined {
+  if (!media) return undefined;
+  const out: Record<string, unknown> = {};
+  for (const key of MEDIA_KEYS) if (media[key] != null) out[key] = media[key];
+  return Object.keys(out).length > 0 ? out : undefined;
+}
+
+/** `attachments`, `attachments_truncated` and `comment` of the current item. */
+function attachmentFields(
+  list: readonly PreviewAttachment[],
+): Pick<PreviewItem, "attachments" | "attachments_truncated" | "comment"> {
+  if (list.length === 0) return {};
+  const out: Pick<PreviewItem, "attachments" | "attachments_truncated" | "comment"> = {
+    attachments: list.slice(0, ITEM_ATTACHMENTS).map((a) => projectAttachment(a)),
+  };
+  if (list.length > ITEM_ATTACHMENTS) out.attachments_truncated = true;
+  const comments = [];
+  if (list.some((a) => a.status === "downloaded" && a.path)) comments.push(DOWNLOADED_COMMENT);
+  if (list.some((a) => a.status === "failed")) comments.push(FAILED_COMMENT);
+  if (comments.length > 0) out.comment = comments.join(" ");
+  return out;
+}
+
+/**
+ * One attachment as the agent may see it: only non-null `type`, `status`,
+ * `size`, `duration_ms`, `role`, `transcription_status`, `filename` (≤ 180),
+ * `path` (≤ `maxPath`, flagged when cut), `error` and `transcription_error`
+ * (≤ `maxError`). Never a file key.
+ *
+ * @example
+ * ```ts
+ * import { projectAttachment } from "./items.ts";
+ * import assert from "node:assert/strict";
+ * const stored = { type: "file", file_key: "k", file_name: "r.txt", status: "failed", error: "gone" };
+ * assert.deepEqual(
+ *   projectAttachment(stored),
+ *   { type: "file", status: "failed", filename: "r.txt", error: "gone" },
+ * );
+ * ```
+ */
+export function projectAttachment(
+  a: PreviewAttachment,
+  limits: { maxPath?: number; maxError?: number } = {},
+): AttachmentProjection {
+  const maxPath = limits.maxPath ?? 1024;
+  const maxError = limits.maxError ?? 200;
+  const out: AttachmentProjection = {};
+  if (a.type != null) out.type = a.type;
+  if (a.status != null) out.status = a.status;
+  if (a.size != null) out.size = a.size;
+  if (a.duration_ms != null) out.duration_ms = a.duration_ms;
+  if (a.role != null) out.role = a.role;
+  if (a.transcription_status != null) out.transcription_status = a.transcription_status;
+  const filename = a.filename ?? a.file_name;
+  if (filename != null) out.filename = cut(filename, 180);
+  if (a.path != null) {
+    out.path = cut(a.path, maxPath);
+    if (out.path !== a.path) out.path_truncated = true;
+  }
+  if (a.error != null) out.error = cut(a.error, maxError);
+  if (a.transcription_error != null) out.transcription_error = cut(a.transcription_error, maxError);
+  return out;
+}
+
+function cut(s: string, max: number): string {
+  return Array.from(s).slice(0, max).join("");
+}
