@@ -1,0 +1,95 @@
+/**
+ * Which Deno permissions the confined server gets: read and write inside the
+ * workdir, read of the config file, the media roots and the app's own files,
+ * network only to the configured Feishu hosts (and a proxy), run only the
+ * transcriber. Computed at spawn time from the launch options and config.
+ * @module
+ */
+
+import { dirname } from "node:path";
+
+/** What the flags depend on (a loosely read config is enough). */
+export interface PermissionInputs {
+  appDir: string;
+  workdir: string;
+  configPath: string | null;
+  /** `domain` of every account (`feishu`, `lark` or a base URL). */
+  domains: string[];
+  mediaRoots: string[];
+  /** argv[0] of the transcriber command, if configured. */
+  transcriber: string | null;
+  /** HTTPS_PROXY / HTTP_PROXY, if set. */
+  proxies: string[];
+}
+
+/** Hosts a Feishu domain setting needs (REST and the long connection). */
+export function hostsFor(domain: string): string[] {
+  if (domain === "feishu") return ["open.feishu.cn", "msg-frontier.feishu.cn", "*.feishu.cn"];
+  if (domain === "lark") {
+    return ["open.larksuite.com", "msg-frontier.larksuite.com", "*.larksuite.com"];
+  }
+  try {
+    const u = new URL(domain);
+    return [u.port ? `${u.hostname}:${u.port}` : u.hostname];
+  } catch {
+    return [];
+  }
+}
+
+/**
+ * The `deno run` permission flags of the confined server.
+ *
+ * @example
+ * ```ts
+ * import { permissionFlags } from "./permissions.ts";
+ * const f = permissionFlags({
+ *   appDir: "/app", workdir: "/w", configPath: "/cfg/f.json", domains: ["http://127.0.0.1:9"],
+ *   mediaRoots: [], transcriber: null, proxies: [],
+ * });
+ * if (!f.includes("--allow-write=/w") || !f.includes("--allow-net=127.0.0.1:9")) throw new Error(f.join(" "));
+ * ```
+ */
+export function permissionFlags(i: PermissionInputs): string[] {
+  const read = new Set([i.appDir, i.workdir, ...i.mediaRoots]);
+  if (i.configPath) read.add(i.configPath);
+  const net = new Set(i.domains.flatMap(hostsFor));
+  for (const p of i.proxies) for (const h of hostsFor(p)) net.add(h);
+  const flags = [
+    "--no-prompt",
+    `--allow-read=${[...read].join(",")}`,
+    `--allow-write=${i.workdir}`,
+    "--allow-env",
+  ];
+  if (net.size) flags.push(`--allow-net=${[...net].join(",")}`);
+  if (i.transcriber) {
+    flags.push(`--allow-run=${i.transcriber}`);
+    if (i.transcriber.startsWith("/")) read.add(dirname(i.transcriber));
+  }
+  return flags;
+}
+
+/** Reads just what the flags need from a config file; never throws. */
+export function peekConfig(
+  path: string | null,
+): { domains: string[]; mediaRoots: string[]; transcriber: string | null } {
+  const out = {
+    domains: [] as string[],
+    mediaRoots: [] as string[],
+    transcriber: null as string | null,
+  };
+  if (!path) return out;
+  try {
+    const raw = JSON.parse(Deno.readTextFileSync(path));
+    for (const a of Array.isArray(raw?.accounts) ? raw.accounts : []) {
+      out.domains.push(typeof a?.domain === "string" ? a.domain : "feishu");
+    }
+    if (Array.isArray(raw?.media_roots)) {
+      out.mediaRoots = raw.media_roots.filter((p: unknown) => typeof p === "string");
+    }
+    const cmd = raw?.transcriber?.command;
+    if (Array.isArray(cmd) && typeof cmd[0] === "string") out.transcriber = cmd[0];
+  } catch {
+    // Unreadable or invalid: the confined server reports it precisely; it needs no extra grants.
+  }
+  return out;
+}
