@@ -1,0 +1,108 @@
+/**
+ * Test helpers: spawn the real server the way an agent does (the `start`
+ * task's command line, through the confining launcher) and talk to it with
+ * the real MCP SDK client over stdio.
+ * @module
+ */
+
+import { fileURLToPath } from "node:url";
+import { dirname, join } from "node:path";
+import { Client, StdioClientTransport } from "./_mcp_client.ts";
+
+/** The repository root. */
+export const REPO = dirname(dirname(fileURLToPath(import.meta.url)));
+
+/** The argv of `deno task start` without the task runner. */
+export function startArgs(extra: string[]): string[] {
+  return [
+    "run",
+    "--no-prompt",
+    "--allow-read",
+    "--allow-run",
+    "--allow-env",
+    "--allow-write",
+    join(REPO, "main.ts"),
+    "serve",
+    ...extra,
+  ];
+}
+
+/** A running server with a connected client. */
+export interface TestServer {
+  client: Client;
+  workdir: string;
+  /** Everything the server wrote to stderr so far. */
+  stderr(): string;
+  /** One `feishu` tool call; returns `structuredContent`. */
+  call(action: string, input: Record<string, unknown>, extra?: Record<string, unknown>): Promise<Record<string, unknown>>;
+  close(): Promise<void>;
+}
+
+/** Options of {@link startServer}. */
+export interface StartOptions {
+  /** Config object written to `<workdir>/config.json`, or a raw string; omitted = no config. */
+  config?: unknown;
+  workdir?: string;
+  env?: Record<string, string>;
+  args?: string[];
+}
+
+/** Spawns the server and connects a client. */
+export async function startServer(options: StartOptions = {}): Promise<TestServer> {
+  const workdir = options.workdir ?? await Deno.makeTempDir({ prefix: "feishu-mcp-test-" });
+  const args: string[] = ["--workdir", workdir];
+  if (options.config !== undefined) {
+    const path = join(workdir, "config.json");
+    await Deno.writeTextFile(path, typeof options.config === "string" ? options.config : JSON.stringify(options.config));
+    args.push("--config", path);
+  }
+  const env: Record<string, string> = {
+    PATH: Deno.env.get("PATH") ?? "",
+    HOME: Deno.env.get("HOME") ?? "/tmp",
+    ...(Deno.env.get("DENO_DIR") ? { DENO_DIR: Deno.env.get("DENO_DIR")! } : {}),
+    ...(options.env ?? {}),
+  };
+  const transport = new StdioClientTransport({
+    command: Deno.execPath(),
+    args: startArgs([...args, ...(options.args ?? [])]),
+    env,
+    stderr: "pipe",
+    cwd: REPO,
+  });
+  let err = "";
+  transport.stderr?.on("data", (d: Uint8Array) => (err += new TextDecoder().decode(d)));
+  const client = new Client({ name: "feishu-mcp-tests", version: "1.0.0" });
+  await client.connect(transport);
+  return {
+    client,
+    workdir,
+    stderr: () => err,
+    async call(action, input, extra = {}) {
+      const res = await client.callTool({ name: "feishu", arguments: { action, input, reasoning: "test", ...extra } });
+      return res.structuredContent as Record<string, unknown>;
+    },
+    async close() {
+      await client.close();
+    },
+  };
+}
+
+/** A valid app id for tests (the node-sdk ignores others silently). */
+export const APP_ID = "cli_a1b2c3d4e5f6a7b8";
+
+/** Lists every file under a directory with size and mtime (for "no disk effect" checks). */
+export async function snapshotTree(dir: string): Promise<string[]> {
+  const out: string[] = [];
+  const walk = async (d: string) => {
+    for await (const e of Deno.readDir(d)) {
+      const p = join(d, e.name);
+      if (e.isDirectory) await walk(p);
+      else {
+        const s = await Deno.stat(p);
+        out.push(`${p.slice(dir.length)} ${s.size} ${s.mtime?.getTime()}`);
+      }
+    }
+  };
+  await walk(dir);
+  return out.sort();
+}

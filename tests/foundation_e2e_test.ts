@@ -1,0 +1,316 @@
+/**
+ * End to end: the real server over stdio with the real MCP SDK client, the
+ * loopback emulator as Feishu. Issue #2 acceptance: one tool with 13 actions,
+ * every validation rejection with its exact code and no disk or network
+ * effect, degraded mode, no secrets anywhere, stdout carries JSON-RPC only.
+ */
+
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { DEFAULT_IDS, startEmulator } from "../lib/emulator/mod.ts";
+import { APP_ID, REPO, snapshotTree, startArgs, startServer } from "./_server.ts";
+
+const SECRET = DEFAULT_IDS.appSecret;
+const ACTIONS = [
+  "send",
+  "check",
+  "read",
+  "reply",
+  "react",
+  "search",
+  "delete",
+  "edit",
+  "contacts",
+  "add_contact",
+  "remove_contact",
+  "accounts",
+  "manual",
+];
+
+function configFor(url: string, extra: Record<string, unknown> = {}) {
+  return { accounts: [{ alias: "main", app_id: DEFAULT_IDS.appId, app_secret: SECRET, domain: url, ...extra }] };
+}
+
+Deno.test("tools/list shows exactly one tool, feishu, with the 13 actions in canonical order", async () => {
+  const server = await startServer();
+  try {
+    const { tools } = await server.client.listTools();
+    assert.equal(tools.length, 1);
+    const tool = tools[0]!;
+    assert.equal(tool.name, "feishu");
+    const schema = tool.inputSchema as { properties: { action: { enum: string[] } }; allOf: unknown[] };
+    assert.deepEqual(schema.properties.action.enum, ACTIONS);
+    assert.equal(schema.allOf.length, 13);
+  } finally {
+    await server.close();
+  }
+});
+
+const REJECTIONS: { name: string; args: Record<string, unknown>; code: string; message: string }[] = [
+  {
+    name: "a legacy _reasoning root key",
+    args: { action: "accounts", input: {}, reasoning: "r", _reasoning: "x" },
+    code: "INVALID_ARGUMENT",
+    message: "unsupported feishu argument",
+  },
+  {
+    name: "an unknown root key",
+    args: { action: "accounts", input: {}, reasoning: "r", unknown: 1 },
+    code: "INVALID_ARGUMENT",
+    message: "unsupported feishu argument",
+  },
+  { name: "an empty arguments object", args: {}, code: "ACTION_REQUIRED", message: "invalid feishu action" },
+  {
+    name: "an unknown action",
+    args: { action: "broadcast", input: {}, reasoning: "r" },
+    code: "ACTION_REQUIRED",
+    message: "invalid feishu action",
+  },
+  {
+    name: "a missing input",
+    args: { action: "accounts", reasoning: "r" },
+    code: "INVALID_ARGUMENT",
+    message: "input must be an object",
+  },
+  {
+    name: "a non-string reasoning",
+    args: { action: "accounts", input: {}, reasoning: 7 },
+    code: "INVALID_ARGUMENT",
+    message: "reasoning is required",
+  },
+  {
+    name: "a non-boolean summarize",
+    args: { action: "accounts", input: {}, reasoning: "r", summarize: "yes" },
+    code: "INVALID_ARGUMENT",
+    message: "summarize must be a boolean",
+  },
+  {
+    name: "a closed input with an extra key",
+    args: { action: "accounts", input: { receive_id: "ou_x" }, reasoning: "r" },
+    code: "INVALID_ARGUMENT",
+    message: "invalid feishu input",
+  },
+  {
+    name: "a send with another action's field",
+    args: { action: "send", input: { receive_id: "ou_x", text: "hi", message_id: "m" }, reasoning: "r" },
+    code: "INVALID_ARGUMENT",
+    message: "invalid feishu input",
+  },
+  {
+    name: "a send with both text and content",
+    args: {
+      action: "send",
+      input: { receive_id: "ou_x", text: "hi", content: { type: "text", text: "hi" } },
+      reasoning: "r",
+    },
+    code: "INVALID_ARGUMENT",
+    message: "invalid feishu input",
+  },
+  {
+    name: "a react add with a reaction_id",
+    args: {
+      action: "react",
+      input: { message_id: "main:oc_1:om_1", operation: "add", emoji_type: "SMILE", reaction_id: "r" },
+      reasoning: "r",
+    },
+    code: "INVALID_ARGUMENT",
+    message: "invalid feishu input",
+  },
+];
+
+Deno.test("every validation rejection has its exact code and touches neither disk nor Feishu", async () => {
+  await using emu = await startEmulator();
+  const server = await startServer({ config: configFor(emu.url) });
+  try {
+    const before = await snapshotTree(server.workdir);
+    const requestsBefore = emu.requests().length;
+    for (const r of REJECTIONS) {
+      const res = await server.client.callTool({ name: "feishu", arguments: r.args });
+      const out = res.structuredContent as Record<string, unknown>;
+      assert.equal(res.isError, true, r.name);
+      assert.deepEqual(out, {
+        status: "failed",
+        error: r.message,
+        message: r.message,
+        error_code: r.code,
+        retryable: false,
+        retry_after_seconds: null,
+      }, r.name);
+    }
+    assert.deepEqual(await snapshotTree(server.workdir), before);
+    assert.equal(emu.requests().length, requestsBefore);
+  } finally {
+    await server.close();
+  }
+});
+
+Deno.test("an unknown tool name is a JSON-RPC invalid-params error", async () => {
+  const server = await startServer();
+  try {
+    await assert.rejects(
+      server.client.callTool({ name: "lark", arguments: {} }),
+      (e: Error) => /-32602/.test(e.message) && /Unknown tool: lark/.test(e.message),
+    );
+  } finally {
+    await server.close();
+  }
+});
+
+Deno.test("without a config the server runs degraded: manual works, the rest is NOT_CONNECTED", async () => {
+  const server = await startServer();
+  try {
+    const manual = await server.call("manual", {});
+    assert.equal(manual.status, "ok");
+    assert.equal(manual.skill, "feishu-mcp-manual");
+    assert.ok(String(manual.manual).length > 100);
+    for (const action of ["accounts", "check", "contacts"]) {
+      const out = await server.call(action, {});
+      assert.equal(out.error_code, "NOT_CONNECTED", action);
+      assert.equal(out.message, "Feishu manager is not initialized");
+    }
+    const status = JSON.parse(
+      String((await server.client.readResource({ uri: "lingtai://status" })).contents[0]!.text),
+    );
+    assert.equal(status.status, "degraded");
+    assert.equal(status.config_path_set, false);
+  } finally {
+    await server.close();
+  }
+});
+
+const BAD_CONFIGS: { name: string; config: unknown; lines: string[] }[] = [
+  { name: "bad JSON", config: "{not json", lines: ["Feishu config is not valid JSON"] },
+  {
+    name: "an unknown key and a bad app_id",
+    config: { accounts: [{ alias: "main", app_id: "cli_bad", app_secret: SECRET }], extra: true },
+    lines: [
+      "config: unknown key 'extra'",
+      "config accounts[0].app_id: Expected app_id to look like cli_ followed by 16 hex digits",
+    ],
+  },
+  {
+    name: "a duplicate alias",
+    config: {
+      accounts: [
+        { alias: "main", app_id: APP_ID, app_secret: SECRET },
+        { alias: "main", app_id: APP_ID, app_secret: SECRET },
+      ],
+    },
+    lines: ["config accounts: duplicate alias 'main'"],
+  },
+];
+
+for (const bad of BAD_CONFIGS) {
+  Deno.test(`a config with ${bad.name} is reported on stderr and in status without crashing`, async () => {
+    const server = await startServer({ config: bad.config });
+    try {
+      assert.equal((await server.call("accounts", {})).error_code, "NOT_CONNECTED");
+      assert.equal((await server.call("manual", {})).status, "ok");
+      const status = JSON.parse(
+        String((await server.client.readResource({ uri: "lingtai://status" })).contents[0]!.text),
+      );
+      for (const line of bad.lines) {
+        assert.ok(server.stderr().includes(line), `stderr lacks: ${line}`);
+        assert.ok(status.notes.some((n: string) => n.includes(line)), `status lacks: ${line}`);
+      }
+      assert.ok(!server.stderr().includes(SECRET));
+      assert.ok(!JSON.stringify(status).includes(SECRET));
+    } finally {
+      await server.close();
+    }
+  });
+}
+
+Deno.test("secrets never appear in results, resources or stderr", async () => {
+  await using emu = await startEmulator();
+  const server = await startServer({ config: configFor(emu.url), env: { FEISHU_MCP_LOG: "debug" } });
+  try {
+    const seen: string[] = [];
+    for (const action of ["accounts", "check", "contacts", "manual"]) seen.push(JSON.stringify(await server.call(action, {})));
+    const { resources } = await server.client.listResources();
+    for (const r of resources) seen.push(JSON.stringify(await server.client.readResource({ uri: r.uri })));
+    for (const text of [...seen, server.stderr()]) {
+      assert.ok(!text.includes(SECRET), "app_secret leaked");
+      assert.ok(!/\bt-[A-Za-z0-9]{8,}/.test(text), "a tenant token leaked");
+    }
+  } finally {
+    await server.close();
+  }
+});
+
+Deno.test("stdout carries only JSON-RPC and the server exits when stdin closes", async () => {
+  const workdir = await Deno.makeTempDir();
+  const child = new Deno.Command(Deno.execPath(), {
+    args: startArgs(["--workdir", workdir]),
+    cwd: REPO,
+    stdin: "piped",
+    stdout: "piped",
+    stderr: "piped",
+  }).spawn();
+  const w = child.stdin.getWriter();
+  const lines = [
+    { jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "raw", version: "1" } } },
+    { jsonrpc: "2.0", method: "notifications/initialized" },
+    { jsonrpc: "2.0", id: 2, method: "tools/list" },
+    { jsonrpc: "2.0", id: 3, method: "tools/call", params: { name: "feishu", arguments: { action: "manual", input: {}, reasoning: "r" } } },
+  ];
+  for (const l of lines) await w.write(new TextEncoder().encode(JSON.stringify(l) + "\n"));
+  await w.close(); // EOF: the server must notice and exit
+  const out = await child.output();
+  const stdout = new TextDecoder().decode(out.stdout).trim().split("\n");
+  assert.equal(out.code, 0);
+  assert.equal(stdout.length, 3);
+  for (const line of stdout) {
+    const msg = JSON.parse(line);
+    assert.equal(msg.jsonrpc, "2.0");
+    assert.ok("result" in msg || "error" in msg);
+  }
+  assert.deepEqual(stdout.map((l) => JSON.parse(l).id), [1, 2, 3]);
+  await Deno.remove(workdir, { recursive: true });
+});
+
+Deno.test("a second server on the same workdir exits with a clear message", async () => {
+  const first = await startServer();
+  try {
+    const second = await new Deno.Command(Deno.execPath(), {
+      args: startArgs(["--workdir", first.workdir]),
+      cwd: REPO,
+      stdin: "null",
+      stdout: "piped",
+      stderr: "piped",
+    }).output();
+    assert.equal(second.code, 1);
+    assert.match(new TextDecoder().decode(second.stderr), /Another feishu-mcp server already runs on this workdir/);
+    assert.equal(new TextDecoder().decode(second.stdout), "");
+  } finally {
+    await first.close();
+  }
+});
+
+Deno.test("the launcher re-executes the server with permissions scoped to the workdir", async () => {
+  const server = await startServer({
+    config: { accounts: [{ alias: "main", app_id: APP_ID, app_secret: SECRET, domain: "http://127.0.0.1:9" }] },
+  });
+  try {
+    const confined: string[][] = [];
+    for await (const e of Deno.readDir("/proc")) {
+      if (!/^\d+$/.test(e.name)) continue;
+      let argv: string[];
+      try {
+        argv = (await Deno.readTextFile(`/proc/${e.name}/cmdline`)).split("\0");
+      } catch {
+        continue; // the process ended while we looked
+      }
+      if (argv.includes("--confined") && argv.includes(server.workdir)) confined.push(argv);
+    }
+    assert.equal(confined.length, 1);
+    const argv = confined[0]!;
+    assert.ok(argv.includes(`--allow-write=${server.workdir}`));
+    assert.ok(argv.includes("--allow-net=127.0.0.1:9"));
+    const read = argv.find((a) => a.startsWith("--allow-read="))!;
+    assert.deepEqual(read.slice("--allow-read=".length).split(",").sort(), [REPO, server.workdir, join(server.workdir, "config.json")].sort());
+    assert.ok(!argv.includes("-A") && !argv.includes("--allow-all") && !argv.includes("--allow-read"));
+  } finally {
+    await server.close();
+  }
+});
