@@ -1,30 +1,58 @@
 /**
- * `serve`: start the service and speak MCP on stdio until the client leaves.
+ * `serve`: speak MCP on stdio until the client leaves. The handshake and
+ * `tools/list` are answered from light modules; the service (config, store,
+ * node-sdk, validation) loads right after, so start-up stays close to a bare
+ * MCP server. Calls that arrive earlier simply wait for it.
  * @module
  */
 
-import type { LaunchOptions } from "./config/mod.ts";
+import type { LaunchOptions } from "./config/launch.ts";
 import { defaultDeps, guardStdout } from "./core/mod.ts";
-import { createMcpServer, serveStdio } from "./mcp/mod.ts";
-import { startService } from "./service/mod.ts";
+import { createMcpServer, type McpApp } from "./mcp/server.ts";
+import { serveStdio } from "./mcp/stdio.ts";
+import { INSTRUCTIONS, SERVER_NAME, VERSION } from "./service/about.ts";
+import { resourceList } from "./service/resources.ts";
+import { lockWorkdir, type WorkdirLock } from "./store/lock.ts";
+import type { Service } from "./service/start.ts";
+import { join } from "node:path";
 
 /** Runs the server; resolves when the MCP session ended and everything closed. */
 export async function serve(launch: LaunchOptions): Promise<void> {
   const deps = defaultDeps();
   guardStdout(deps.log);
-  let service;
+  let lock: WorkdirLock;
   try {
-    service = await startService(launch, deps);
+    lock = lockWorkdir(join(launch.workdir, "feishu"));
   } catch (err) {
     deps.log.error((err as Error).message);
     Deno.exit(1);
   }
-  const mcp = createMcpServer(service.app);
-  service.attach(mcp);
-  deps.log.info(`feishu-mcp ${service.context ? "running" : "running in degraded mode"}`, {
-    workdir: launch.workdir,
-  });
+
+  let loading: Promise<Service> | null = null;
+  const service = () =>
+    loading ??= import("./service/start.ts").then((m) => m.startService(launch, deps, { lock }))
+      .then(
+        (s) => {
+          s.attach(mcp);
+          deps.log.info(`feishu-mcp ${s.context ? "running" : "running in degraded mode"}`, {
+            workdir: launch.workdir,
+          });
+          return s;
+        },
+      );
+  const app: McpApp = {
+    name: SERVER_NAME,
+    version: VERSION,
+    instructions: INSTRUCTIONS,
+    callTool: async (args) => (await service()).app.callTool(args),
+    listResources: resourceList,
+    readResource: async (uri) => (await service()).app.readResource(uri),
+  };
+  const mcp = createMcpServer(app, { onToolsListed: () => setTimeout(service, 0) });
+  // Inbound work must start even if the client never lists tools.
+  const fallback = setTimeout(service, 300);
   await serveStdio(mcp);
-  await service.close();
+  clearTimeout(fallback);
+  await (await service()).close();
   deps.log.info("feishu-mcp stopped");
 }

@@ -17,7 +17,7 @@ import {
   type Transport,
   UnsubscribeRequestSchema,
 } from "./_sdk.ts";
-import { feishuTool } from "./family/mod.ts";
+import { feishuTool } from "./family/tool.ts";
 
 /** One listed resource. */
 export interface ResourceEntry {
@@ -59,7 +59,10 @@ export function isErrorPayload(p: Record<string, unknown>): boolean {
 /**
  * Builds the server around an app.
  */
-export function createMcpServer(app: McpApp): McpHandle {
+export function createMcpServer(
+  app: McpApp,
+  hooks: { onToolsListed?: () => void } = {},
+): McpHandle {
   const server = new Server(
     { name: app.name, version: app.version },
     {
@@ -77,9 +80,13 @@ export function createMcpServer(app: McpApp): McpHandle {
   const closed = new Promise<void>((r) => (resolveClosed = r));
   server.onclose = () => resolveClosed();
 
-  server.setRequestHandler(ListToolsRequestSchema, () => ({
-    tools: [{ name: tool.name, description: tool.description, inputSchema: tool.inputSchema }],
-  }));
+  server.setRequestHandler(ListToolsRequestSchema, () => {
+    // Let the response go out first, then tell the host (it loads heavy modules).
+    if (hooks.onToolsListed) queueMicrotask(hooks.onToolsListed);
+    return {
+      tools: [{ name: tool.name, description: tool.description, inputSchema: tool.inputSchema }],
+    };
+  });
 
   server.setRequestHandler(CallToolRequestSchema, async (req) => {
     if (req.params.name !== tool.name) {

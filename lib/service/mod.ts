@@ -5,5 +5,6 @@
  */
 
 export * from "./start.ts";
+export * from "./about.ts";
 export * from "./status.ts";
 export * from "./resources.ts";

@@ -8,8 +8,9 @@
 import setupText from "../../reference/setup.md" with { type: "text" };
 import diagnosticsText from "../../reference/diagnostics.md" with { type: "text" };
 import matrixText from "../../reference/capability-matrix.md" with { type: "text" };
-import { FEISHU_ACTIONS, type ResourceEntry } from "../mcp/mod.ts";
-import { MANUAL } from "../actions/mod.ts";
+import { FEISHU_ACTIONS } from "../mcp/family/actions.ts";
+import type { ResourceEntry } from "../mcp/server.ts";
+import { MANUAL } from "../actions/manual.ts";
 
 /** Everything a resource read may need, provided by the service. */
 export interface ResourceSources {

@@ -10,34 +10,9 @@
  * @module
  */
 
-import { TOOL_DESCRIPTION } from "./descriptions.ts";
-import { type FeishuInputSchema, feishuInputSchema } from "./schema.ts";
-
 export * from "./actions.ts";
 export * from "./descriptions.ts";
 export * from "./schema.ts";
 export * from "./inputs.ts";
 export * from "./validate.ts";
-
-/** The tool as `tools/list` shows it. */
-export interface FeishuTool {
-  name: "feishu";
-  description: string;
-  inputSchema: FeishuInputSchema;
-}
-
-/**
- * The one tool the server publishes. Each call builds a fresh object.
- *
- * @example
- * ```ts
- * import { feishuTool } from "./mod.ts";
- * import assert from "node:assert/strict";
- * const tool = feishuTool();
- * assert.equal(tool.name, "feishu");
- * assert.equal(tool.inputSchema.additionalProperties, false);
- * ```
- */
-export function feishuTool(): FeishuTool {
-  return { name: "feishu", description: TOOL_DESCRIPTION, inputSchema: feishuInputSchema() };
-}
+export * from "./tool.ts";

@@ -1,0 +1,28 @@
+/**
+ * The published tool definition alone (JSON schema + descriptions, no zod),
+ * so answering `tools/list` needs nothing heavy.
+ * @module
+ */
+
+import { TOOL_DESCRIPTION } from "./descriptions.ts";
+import { type FeishuInputSchema, feishuInputSchema } from "./schema.ts";
+
+/** The tool as `tools/list` shows it. */
+export interface FeishuTool {
+  name: "feishu";
+  description: string;
+  inputSchema: FeishuInputSchema;
+}
+
+/**
+ * The `feishu` tool definition.
+ *
+ * @example
+ * ```ts
+ * import { feishuTool } from "./tool.ts";
+ * if (feishuTool().name !== "feishu") throw new Error();
+ * ```
+ */
+export function feishuTool(): FeishuTool {
+  return { name: "feishu", description: TOOL_DESCRIPTION, inputSchema: feishuInputSchema() };
+}
