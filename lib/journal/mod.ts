@@ -54,7 +54,7 @@
  *   log: createLogger({ sink: () => {} }),
  * });
  * const seen: unknown[] = [];
- * journal.start(async (job) => void seen.push(job.payload));
+ * journal.start((job) => void seen.push(job.payload));
  * const first = await journal.admit({ account: "main", chatKey: "oc_1", dedupeKeys: ["ev_1"], payload: { n: 1 } });
  * const again = await journal.admit({ account: "main", chatKey: "oc_1", dedupeKeys: ["ev_1"], payload: { n: 1 } });
  * await journal.idle();

@@ -51,7 +51,7 @@ export interface Job {
  * (with backoff) and, after the last attempt, dead-lettered. Must be
  * idempotent: after a crash, the job that was running is run again.
  */
-export type JobHandler = (job: Job) => Promise<void>;
+export type JobHandler = (job: Job) => Promise<void> | void;
 
 /** Bounded exponential backoff between failed attempts. */
 export interface BackoffOptions {
