@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { join } from "node:path";
 import {
   capturedLog,
   deferred,
@@ -194,4 +195,34 @@ Deno.test("close() waits for a job that finishes anyway and consumes its entry",
     assert.equal(first.stats().processed, 1);
     await using second = await openTestJournal(dir);
     assert.equal(second.stats().pending, 0);
+  }));
+
+Deno.test("start() reports a KV fault outside the handler, waits the base delay and carries on", () =>
+  withTempDir(async (dir) => {
+    const clock = new SleepWatchClock(0);
+    const { log, lines } = capturedLog();
+    await using j = await openTestJournal(dir, { clock, log, backoff: { baseMs: 40 } });
+    const other = await Deno.openKv(join(dir, "queue.kv"));
+    const runs: number[] = [];
+    j.start(async (job) => {
+      runs.push(job.seq);
+      if (runs.length === 1) {
+        // Another writer touches the entry while it runs: the delete's check fails.
+        const key = ["journal", "fifo", job.account, job.chatKey, job.seq];
+        const entry = await other.get<Record<string, unknown>>(key);
+        await other.set(key, { ...entry.value, lastError: "touched" });
+      }
+    });
+    await j.admit(ev("e1"));
+    assert.equal(await clock.nextSleep(), 40);
+    other.close();
+    assert.equal(j.stats().faults, 1);
+    assert.ok(
+      lines.some((l) => l.includes("journal worker fault") && l.includes("another writer")),
+    );
+    clock.advance(40);
+    await j.idle();
+    assert.equal(runs.length, 2);
+    assert.equal(runs[0], runs[1]);
+    assert.equal(j.stats().processed, 1);
   }));
