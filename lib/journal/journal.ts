@@ -1,21 +1,14 @@
 /**
- * `openJournal`: the durable intake journal on Deno KV and its per-chat
- * workers. See `mod.ts` for the key layout and the guarantees.
+ * The `Journal` class: admit, per-chat workers, stats, idle and close. Build
+ * it with `openJournal` (`open.ts`); `mod.ts` documents the key layout and the
+ * guarantees.
  * @module
  */
 
-import { dirname, join } from "node:path";
 import type { Clock, Logger } from "../core/mod.ts";
 import { commitAdmit } from "./_admit.ts";
-import { decodeBody } from "./_body.ts";
-import {
-  bodyKey,
-  chatId,
-  DEAD_PREFIX,
-  type DeadValue,
-  FIFO_PREFIX,
-  readDoorbell,
-} from "./_keys.ts";
+import { chatId, readDoorbell } from "./_keys.ts";
+import { type Found, readDeadLetters } from "./_scan.ts";
 import { SeqAllocator } from "./_seq.ts";
 import { runChatWorker, type WorkerHost } from "./_worker.ts";
 import type {
@@ -24,29 +17,8 @@ import type {
   BackoffOptions,
   DeadLetter,
   JobHandler,
-  JournalOptions,
   JournalStats,
 } from "./types.ts";
-
-/** Shortest dedupe lifetime accepted: Feishu re-pushes for up to a day. */
-export const MIN_DEDUPE_TTL_MS = 24 * 60 * 60 * 1000;
-/** Default dedupe lifetime: 7 days. */
-export const DEFAULT_DEDUPE_TTL_MS = 7 * MIN_DEDUPE_TTL_MS;
-/** Default runs of one entry before it is dead-lettered. */
-export const DEFAULT_MAX_ATTEMPTS = 8;
-
-/**
- * The KV file of a workdir: `<workdir>/feishu/queue.kv`.
- *
- * @example
- * ```ts
- * import { journalPath } from "./journal.ts";
- * if (journalPath("/w") !== "/w/feishu/queue.kv") throw new Error();
- * ```
- */
-export function journalPath(workdir: string): string {
-  return join(workdir, "feishu", "queue.kv");
-}
 
 interface ChatState {
   account: string;
@@ -58,71 +30,8 @@ interface ChatState {
   running: Promise<void> | null;
 }
 
-/**
- * Opens (creating if needed) the journal at `options.path`, scans it for
- * waiting entries and dead letters, and returns it unstarted: `admit` works at
- * once; call `start(handler)` to run the workers.
- */
-export async function openJournal(options: JournalOptions): Promise<Journal> {
-  const dedupeTtlMs = options.dedupeTtlMs ?? DEFAULT_DEDUPE_TTL_MS;
-  if (!(dedupeTtlMs >= MIN_DEDUPE_TTL_MS)) {
-    throw new RangeError(
-      `Expected dedupeTtlMs to be at least ${MIN_DEDUPE_TTL_MS} but found ${dedupeTtlMs}`,
-    );
-  }
-  const maxAttempts = options.maxAttempts ?? DEFAULT_MAX_ATTEMPTS;
-  if (!Number.isInteger(maxAttempts) || maxAttempts < 1) {
-    throw new RangeError(
-      `Expected maxAttempts to be an integer of at least 1 but found ${maxAttempts}`,
-    );
-  }
-  await Deno.mkdir(dirname(options.path), { recursive: true });
-  const kv = await Deno.openKv(options.path);
-  try {
-    const found = await scanJournal(kv);
-    return new Journal(kv, {
-      clock: options.clock,
-      log: options.log,
-      dedupeTtlMs,
-      maxAttempts,
-      backoff: options.backoff ?? {},
-      found,
-    });
-  } catch (err) {
-    kv.close();
-    throw err;
-  }
-}
-
-/** What `openJournal` finds in the KV file. */
-interface Found {
-  depths: { account: string; chatKey: string; depth: number }[];
-  deadLetters: number;
-  /** Largest sequence number in use, or -1. */
-  floor: number;
-}
-
-async function scanJournal(kv: Deno.Kv): Promise<Found> {
-  const depths = new Map<string, Found["depths"][number]>();
-  let floor = -1;
-  for await (const e of kv.list({ prefix: FIFO_PREFIX })) {
-    const [, , account, chatKey, seq] = e.key as [string, string, string, string, number];
-    const id = chatId(account, chatKey);
-    const d = depths.get(id) ?? { account, chatKey, depth: 0 };
-    d.depth++;
-    depths.set(id, d);
-    floor = Math.max(floor, seq);
-  }
-  let deadLetters = 0;
-  for await (const e of kv.list({ prefix: DEAD_PREFIX })) {
-    deadLetters++;
-    floor = Math.max(floor, e.key[4] as number);
-  }
-  return { depths: [...depths.values()], deadLetters, floor };
-}
-
 /** Settings of a {@link Journal}, resolved by `openJournal`. */
-interface JournalSettings {
+export interface JournalSettings {
   clock: Clock;
   log: Logger;
   dedupeTtlMs: number;
@@ -134,7 +43,7 @@ interface JournalSettings {
 /**
  * The intake journal: `admit` is the one durable write of an event handler;
  * per-chat workers run the handler over each chat's FIFO in order.
- * Build it with {@link openJournal}.
+ * Build it with `openJournal`.
  */
 export class Journal implements AsyncDisposable {
   readonly #kv: Deno.Kv;
@@ -239,26 +148,8 @@ export class Journal implements AsyncDisposable {
   }
 
   /** Reads dead letters, oldest chat key first (at most `limit`, default 100). */
-  async deadLetters(options: { limit?: number } = {}): Promise<DeadLetter[]> {
-    const out: DeadLetter[] = [];
-    const it = this.#kv.list<DeadValue>({ prefix: DEAD_PREFIX }, { limit: options.limit ?? 100 });
-    for await (const e of it) {
-      const [, , account, chatKey, seq] = e.key as [string, string, string, string, number];
-      const keys = Array.from({ length: e.value.parts }, (_, i) => bodyKey(seq, i));
-      const parts = keys.length === 0 ? [] : (await this.#kv.getMany<Uint8Array[]>(keys))
-        .flatMap((p) => p.value === null ? [] : [p.value]);
-      out.push({
-        account,
-        chatKey,
-        seq,
-        payload: decodeBody(e.value, parts),
-        attempts: e.value.attempts,
-        error: e.value.error,
-        admittedAt: e.value.admittedAt,
-        deadAt: e.value.deadAt,
-      });
-    }
-    return out;
+  deadLetters(options: { limit?: number } = {}): Promise<DeadLetter[]> {
+    return readDeadLetters(this.#kv, options.limit ?? 100);
   }
 
   /**

@@ -68,11 +68,11 @@
 export {
   DEFAULT_DEDUPE_TTL_MS,
   DEFAULT_MAX_ATTEMPTS,
-  Journal,
   journalPath,
   MIN_DEDUPE_TTL_MS,
   openJournal,
-} from "./journal.ts";
+} from "./open.ts";
+export { Journal } from "./journal.ts";
 export { DEFAULT_BACKOFF_BASE_MS, DEFAULT_BACKOFF_MAX_MS } from "./_backoff.ts";
 export { MAX_PAYLOAD_BYTES } from "./_body.ts";
 export type * from "./types.ts";
