@@ -1,0 +1,78 @@
+/**
+ * The durable intake journal and the per-chat workers (Deno KV).
+ *
+ * Where it sits in the data flow: the Feishu event handler calls
+ * `journal.admit(...)` — ONE atomic KV commit — and ACKs the frame as soon as
+ * it resolves; all slow work runs later in `start(handler)`'s per-chat
+ * workers, strictly in order per chat, and survives `kill -9`.
+ *
+ * Guarantees:
+ * - `admit` checks every dedupe key is absent, sets them (7-day TTL by
+ *   default, never under 24 h), appends the payload to the chat's FIFO and
+ *   enqueues the chat's doorbell in a single `kv.atomic()` commit. A crash
+ *   can never keep a dedupe key without its entry, or the reverse.
+ * - Entries of one chat are handled one at a time, in the order `admit` was
+ *   called; chats run in parallel. An entry is deleted only after its handler
+ *   resolved, so a crash re-runs at most the one entry per chat that was
+ *   running: handlers must be idempotent (key on `account` + event/message
+ *   id, or on `job.seq`).
+ * - A handler that throws leaves its entry in place with the failed attempt
+ *   persisted, and the chat waits (bounded exponential backoff on the
+ *   injected clock) before retrying it; after `maxAttempts` runs the entry
+ *   moves to the dead-letter prefix with the error text, is logged and
+ *   counted, and the chat moves on.
+ * - The KV queue message is only a doorbell (Deno's `listenQueue` runs
+ *   handlers concurrently, out of order, and redelivers): it kicks the chat's
+ *   worker and does no work itself. `admit` also kicks the worker directly
+ *   after its commit, and `start` resumes every non-empty FIFO found at open.
+ * - One process per KV file (the server's workdir lock): sequence numbers are
+ *   allocated in process, seeded above the largest key at open and above
+ *   `clock.now() * 1000`.
+ *
+ * KV key layout (every key under `"journal"`):
+ *
+ * | key | value |
+ * |---|---|
+ * | `["journal", "dedupe", account, dedupeKey]` | `{seq, at}`, `expireIn` = dedupe TTL |
+ * | `["journal", "fifo", account, chatKey, seq]` | `{admittedAt, attempts, retryAt, lastError?, body?, parts}` |
+ * | `["journal", "body", seq, part]` | `Uint8Array`, part of a payload over 60 000 bytes |
+ * | `["journal", "dead", account, chatKey, seq]` | `{admittedAt, attempts, error, deadAt, body?, parts}` |
+ * | queue message | `{doorbell: [account, chatKey]}` |
+ *
+ * `seq` is a number; `body` is the payload's UTF-8 JSON. Large payloads
+ * (up to 704 KiB) are split into `body` parts written in the same commit;
+ * dead letters keep theirs.
+ *
+ * @example Admit, then drain
+ * ```ts
+ * import { createLogger, systemClock } from "../core/mod.ts";
+ * import { openJournal } from "./mod.ts";
+ * const dir = await Deno.makeTempDir();
+ * const journal = await openJournal({
+ *   path: `${dir}/queue.kv`,
+ *   clock: systemClock,
+ *   log: createLogger({ sink: () => {} }),
+ * });
+ * const seen: unknown[] = [];
+ * journal.start((job) => void seen.push(job.payload));
+ * const first = await journal.admit({ account: "main", chatKey: "oc_1", dedupeKeys: ["ev_1"], payload: { n: 1 } });
+ * const again = await journal.admit({ account: "main", chatKey: "oc_1", dedupeKeys: ["ev_1"], payload: { n: 1 } });
+ * await journal.idle();
+ * await journal.close();
+ * await Deno.remove(dir, { recursive: true });
+ * if (first !== "queued" || again !== "duplicate" || seen.length !== 1) throw new Error();
+ * ```
+ * @module
+ */
+
+export {
+  DEFAULT_DEDUPE_TTL_MS,
+  DEFAULT_MAX_ATTEMPTS,
+  journalPath,
+  MIN_DEDUPE_TTL_MS,
+  openJournal,
+} from "./open.ts";
+export { Journal } from "./journal.ts";
+export { DEFAULT_BACKOFF_BASE_MS, DEFAULT_BACKOFF_MAX_MS } from "./_backoff.ts";
+export { MAX_PAYLOAD_BYTES } from "./_body.ts";
+export type * from "./types.ts";

@@ -1,0 +1,66 @@
+/**
+ * `openJournal`: opens the KV file, resolves the options and resumes what the
+ * file holds.
+ * @module
+ */
+
+import { dirname, join } from "node:path";
+import { scanJournal } from "./_scan.ts";
+import { Journal } from "./journal.ts";
+import type { JournalOptions } from "./types.ts";
+
+/** Shortest dedupe lifetime accepted (ARCHITECTURE decision 5: at least 24 h). */
+export const MIN_DEDUPE_TTL_MS = 24 * 60 * 60 * 1000;
+/** Default dedupe lifetime: 7 days. */
+export const DEFAULT_DEDUPE_TTL_MS = 7 * MIN_DEDUPE_TTL_MS;
+/** Default runs of one entry before it is dead-lettered. */
+export const DEFAULT_MAX_ATTEMPTS = 8;
+
+/**
+ * The KV file of a workdir: `<workdir>/feishu/queue.kv`.
+ *
+ * @example
+ * ```ts
+ * import { journalPath } from "./open.ts";
+ * if (journalPath("/w") !== "/w/feishu/queue.kv") throw new Error();
+ * ```
+ */
+export function journalPath(workdir: string): string {
+  return join(workdir, "feishu", "queue.kv");
+}
+
+/**
+ * Opens (creating if needed) the journal at `options.path`, scans it for
+ * waiting entries and dead letters, and returns it unstarted: `admit` works at
+ * once; call `start(handler)` to run the workers.
+ */
+export async function openJournal(options: JournalOptions): Promise<Journal> {
+  const dedupeTtlMs = options.dedupeTtlMs ?? DEFAULT_DEDUPE_TTL_MS;
+  if (!(dedupeTtlMs >= MIN_DEDUPE_TTL_MS)) {
+    throw new RangeError(
+      `Expected dedupeTtlMs to be at least ${MIN_DEDUPE_TTL_MS} but found ${dedupeTtlMs}`,
+    );
+  }
+  const maxAttempts = options.maxAttempts ?? DEFAULT_MAX_ATTEMPTS;
+  if (!Number.isInteger(maxAttempts) || maxAttempts < 1) {
+    throw new RangeError(
+      `Expected maxAttempts to be an integer of at least 1 but found ${maxAttempts}`,
+    );
+  }
+  await Deno.mkdir(dirname(options.path), { recursive: true });
+  const kv = await Deno.openKv(options.path);
+  try {
+    const found = await scanJournal(kv);
+    return new Journal(kv, {
+      clock: options.clock,
+      log: options.log,
+      dedupeTtlMs,
+      maxAttempts,
+      backoff: options.backoff ?? {},
+      found,
+    });
+  } catch (err) {
+    kv.close();
+    throw err;
+  }
+}

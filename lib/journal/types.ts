@@ -1,0 +1,119 @@
+/**
+ * The public shapes of the intake journal: what `admit` takes, what a worker
+ * hands to the handler, the options of `openJournal` and the status snapshot.
+ * @module
+ */
+
+import type { Clock, Logger } from "../core/mod.ts";
+
+/** A JSON value: what a journal entry carries (the raw event envelope). */
+export type JsonValue =
+  | null
+  | boolean
+  | number
+  | string
+  | JsonValue[]
+  | { [key: string]: JsonValue };
+
+/** One event to admit; see `Journal.admit`. */
+export interface AdmitInput {
+  /** Account alias the event arrived on; dedupe keys are scoped to it. */
+  account: string;
+  /** The ordering domain, e.g. a chat id; one worker runs per (account, chatKey). */
+  chatKey: string;
+  /**
+   * Keys that identify the event (`event_id`, and `message_id` for messages).
+   * If any of them was admitted before on this account, the event is a duplicate.
+   */
+  dedupeKeys: readonly string[];
+  /** The event itself, stored durably as JSON. */
+  payload: JsonValue;
+}
+
+/** Outcome of `Journal.admit`. */
+export type AdmitResult = "queued" | "duplicate";
+
+/** One unit of work handed to the handler, oldest first per chat. */
+export interface Job {
+  account: string;
+  chatKey: string;
+  /** The entry's sequence number: unique per journal, increasing in arrival order. */
+  seq: number;
+  payload: JsonValue;
+  /** 1 on the first run; counts failed runs persisted before this one, plus one. */
+  attempt: number;
+  /** Aborted when the journal closes; a handler that stops early should throw. */
+  signal: AbortSignal;
+}
+
+/**
+ * Processes one job. Resolve to consume the entry; throw to have it retried
+ * (with backoff) and, after the last attempt, dead-lettered. Must be
+ * idempotent: after a crash, the job that was running is run again.
+ */
+export type JobHandler = (job: Job) => Promise<void> | void;
+
+/** Bounded exponential backoff between failed attempts. */
+export interface BackoffOptions {
+  /** Delay after the first failure, in ms (default 1000). */
+  baseMs?: number;
+  /** Upper bound of any delay, in ms (default 300000). */
+  maxMs?: number;
+}
+
+/** Options of `openJournal`. */
+export interface JournalOptions {
+  /** The KV file, normally `<workdir>/feishu/queue.kv` (see `journalPath`). */
+  path: string;
+  clock: Clock;
+  log: Logger;
+  /** How long a dedupe key lives, in ms; at least 24 h (default 7 days). */
+  dedupeTtlMs?: number;
+  /** Runs of one entry before it is dead-lettered (default 8). */
+  maxAttempts?: number;
+  backoff?: BackoffOptions;
+}
+
+/** Depth of one chat's FIFO. */
+export interface ChatDepth {
+  account: string;
+  chatKey: string;
+  /** Entries waiting, including the one being processed. */
+  depth: number;
+}
+
+/** A snapshot for the status resource; counters cover this process's lifetime. */
+export interface JournalStats {
+  /** Non-empty FIFOs only. */
+  fifo: ChatDepth[];
+  /** Entries waiting across every chat. */
+  pending: number;
+  /** Handlers running right now. */
+  inFlight: number;
+  /** Entries in the dead-letter prefix (all time, not only this process). */
+  deadLetters: number;
+  admitted: number;
+  duplicates: number;
+  /** Entries whose handler resolved and whose deletion committed. */
+  processed: number;
+  /** Handler runs that threw (each retry counts). */
+  failures: number;
+  /** KV errors outside the handler (the worker retried after the base delay). */
+  faults: number;
+  /** Doorbell messages received from the KV queue. */
+  doorbells: number;
+}
+
+/** An entry that exhausted its attempts. */
+export interface DeadLetter {
+  account: string;
+  chatKey: string;
+  seq: number;
+  payload: JsonValue;
+  attempts: number;
+  /** The last error's text. */
+  error: string;
+  /** Clock time of admission and of dead-lettering, in ms. */
+  admittedAt: number;
+  deadAt: number;
+}
