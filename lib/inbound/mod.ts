@@ -1,15 +1,18 @@
 /**
- * The inbound pure stages, in flow order. The lead's worker drains a chat's
- * FIFO and calls them: intake (lib/feishu + store) → {@link admitMessage} →
- * local commands → {@link shouldReact} (OK / Typing) → {@link normaliseMessage}
- * → {@link downloadAttachments} → transcription (`./transcribe/`) → record
- * write → notification (`lib/notify/`). Passive events take
- * {@link admitPassiveEvent} → {@link buildEventRecord} and never notify.
- * History backfill rebuilds envelopes with {@link envelopeFromHistoryItem}.
+ * Inbound, in flow order: `intake` (the WS handler's single durable write),
+ * then in the per-chat worker (`pipeline`): `admission` → local-command seam →
+ * presence → `normalise` → `attachments` → `voice` (transcription) → record
+ * → notify. Also the bot `identity`, sender `names` and gap `backfill`.
  * @module
  */
 
+export * from "./intake.ts";
 export * from "./admission.ts";
 export * from "./normalise/mod.ts";
 export * from "./attachments/mod.ts";
+export * from "./voice.ts";
 export * from "./events.ts";
+export * from "./pipeline.ts";
+export * from "./identity.ts";
+export * from "./names.ts";
+export * from "./backfill.ts";

@@ -13,3 +13,4 @@ export * from "./fit.ts";
 export * from "./preview.ts";
 export * from "./licc.ts";
 export * from "./channel.ts";
+export * from "./notifier.ts";

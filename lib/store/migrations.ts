@@ -78,4 +78,9 @@ export const MIGRATIONS: readonly Migration[] = [
       );
     `,
   },
+  {
+    version: 2,
+    name: "notification marker on records",
+    sql: `ALTER TABLE records ADD COLUMN notified_at INTEGER;`,
+  },
 ];

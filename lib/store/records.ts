@@ -187,6 +187,37 @@ export class RecordStore {
     return this.listChat(account, chatId, n).reverse();
   }
 
+  /** True once the agent was notified about this record. */
+  isNotified(account: string, id: string): boolean {
+    const r = this.#db.prepare("SELECT notified_at FROM records WHERE account = ? AND id = ?").get(
+      account,
+      id,
+    );
+    return r !== undefined && r.notified_at !== null;
+  }
+
+  /** Marks a record as notified (so a replay does not wake the agent twice). */
+  markNotified(account: string, id: string): void {
+    this.#db.prepare("UPDATE records SET notified_at = ? WHERE account = ? AND id = ?").run(
+      this.#now(),
+      account,
+      id,
+    );
+  }
+
+  /** Chats with incoming messages (backfill candidates), with their newest message time. */
+  activeChats(account: string): { chatId: string; chatType: string | null; latest: number }[] {
+    return this.#db.prepare(
+      `SELECT chat_id, MAX(create_time) AS latest, json_extract(record, '$.chat_type') AS chat_type
+       FROM records WHERE account = ? AND direction = 'incoming' AND kind = 'message'
+       GROUP BY chat_id ORDER BY latest DESC`,
+    ).all(account).map((r) => ({
+      chatId: String(r.chat_id),
+      chatType: r.chat_type === null ? null : String(r.chat_type),
+      latest: Number(r.latest),
+    }));
+  }
+
   /** Newest create time of an incoming message in a chat (backfill high-water mark). */
   latestIncomingTime(account: string, chatId: string): number | null {
     const row = this.#db.prepare(

@@ -1,0 +1,120 @@
+/**
+ * Intake: the long connection's event handler. It does ONE durable write (the
+ * journal's atomic admit: dedupe keys, the chat's FIFO, a doorbell) and
+ * returns, so Feishu gets its ACK in milliseconds however slow the later work
+ * is (ARCHITECTURE.md decisions 3 and 5). Nothing else happens here.
+ * @module
+ */
+
+import { EVENTS_CHAT_ID, type Logger } from "../core/mod.ts";
+import type { Journal, JsonValue } from "../journal/mod.ts";
+import type { RawEnvelope } from "./normalise/mod.ts";
+
+/** What a journal entry holds. */
+export interface IntakePayload {
+  envelope: RawEnvelope;
+  /** When we received it (ms). */
+  received_at: number;
+  source: "ws" | "backfill";
+}
+
+/** Event types that go to the reserved `events` conversation. */
+export const PASSIVE_EVENT_TYPES = new Set([
+  "im.message.reaction.created_v1",
+  "im.message.reaction.deleted_v1",
+  "im.message.message_read_v1",
+  "im.chat.member.bot.added_v1",
+  "im.chat.member.bot.deleted_v1",
+]);
+
+/** Card callbacks (handled by the cards capability). */
+export const CARD_EVENT_TYPES = new Set(["card.action.trigger", "card.action.trigger_v1"]);
+
+/**
+ * The FIFO and dedupe keys of an envelope: messages queue per chat and dedupe
+ * by event id and message id; passive events queue in `events`; card
+ * callbacks per chat by event id. Null for events we do not journal.
+ *
+ * @example
+ * ```ts
+ * import { intakeKeys } from "./intake.ts";
+ * const k = intakeKeys({ header: { event_id: "e1", event_type: "im.message.receive_v1" },
+ *   event: { message: { message_id: "om_1", chat_id: "oc_1" } } });
+ * if (k?.chatKey !== "oc_1" || k.dedupeKeys.join() !== "event:e1,msg:om_1") throw new Error();
+ * ```
+ */
+export function intakeKeys(
+  envelope: RawEnvelope,
+): { chatKey: string; dedupeKeys: string[] } | null {
+  const type = String(envelope.header?.event_type ?? "");
+  const eventId = envelope.header?.event_id;
+  const keys: string[] = typeof eventId === "string" && eventId ? [`event:${eventId}`] : [];
+  const event = (envelope.event ?? {}) as Record<string, unknown>;
+  if (type === "im.message.receive_v1") {
+    const msg = (event.message ?? {}) as Record<string, unknown>;
+    const chat = typeof msg.chat_id === "string" ? msg.chat_id : "";
+    const mid = typeof msg.message_id === "string" ? msg.message_id : "";
+    if (!chat || !mid) return null;
+    return { chatKey: chat, dedupeKeys: [...keys, `msg:${mid}`] };
+  }
+  if (PASSIVE_EVENT_TYPES.has(type)) return { chatKey: EVENTS_CHAT_ID, dedupeKeys: keys };
+  if (CARD_EVENT_TYPES.has(type)) {
+    const ctx = (event.context ?? {}) as Record<string, unknown>;
+    const chat = typeof ctx.open_chat_id === "string"
+      ? ctx.open_chat_id
+      : String(event.open_chat_id ?? "");
+    return chat && keys.length ? { chatKey: chat, dedupeKeys: keys } : null;
+  }
+  return null;
+}
+
+/** Counters the status resource shows. */
+export interface IntakeCounters {
+  queued: number;
+  duplicates: number;
+  ignored: number;
+}
+
+/** Options of {@link createIntake}. */
+export interface IntakeOptions {
+  journal: Journal;
+  alias: string;
+  log: Logger;
+  now: () => number;
+}
+
+/** The intake of one account. */
+export interface Intake {
+  /** The WS event handler: journal the envelope, return the (empty) ACK data. */
+  onEvent(envelope: RawEnvelope, source?: IntakePayload["source"]): Promise<undefined>;
+  counters: IntakeCounters;
+}
+
+/** Builds the intake of one account. */
+export function createIntake(options: IntakeOptions): Intake {
+  const counters: IntakeCounters = { queued: 0, duplicates: 0, ignored: 0 };
+  return {
+    counters,
+    async onEvent(envelope, source = "ws") {
+      const keys = intakeKeys(envelope);
+      if (!keys) {
+        counters.ignored++;
+        options.log.debug("event not journaled", {
+          account: options.alias,
+          type: String(envelope.header?.event_type ?? "?"),
+        });
+        return undefined;
+      }
+      const payload: IntakePayload = { envelope, received_at: options.now(), source };
+      const result = await options.journal.admit({
+        account: options.alias,
+        chatKey: keys.chatKey,
+        dedupeKeys: keys.dedupeKeys,
+        payload: payload as unknown as JsonValue,
+      });
+      if (result === "queued") counters.queued++;
+      else counters.duplicates++;
+      return undefined;
+    },
+  };
+}

@@ -1,0 +1,269 @@
+/**
+ * The per-chat worker's job handler: one journaled event, in chat order,
+ * through the stages admission → local commands → presence (OK / Typing) →
+ * normalisation → attachments → transcription → record (SQLite) →
+ * notification. Every stage is idempotent, so a replay after a crash is safe.
+ * @module
+ */
+
+import { join } from "node:path";
+import type { Clock, Logger } from "../core/mod.ts";
+import type { FeishuApi } from "../feishu/mod.ts";
+import type { Job } from "../journal/mod.ts";
+import type { Notifier } from "../notify/mod.ts";
+import { markSeen, startTyping } from "../presence/mod.ts";
+import type { Store } from "../store/mod.ts";
+import { admitMessage, admitPassiveEvent, type RejectReason, shouldReact } from "./admission.ts";
+import { downloadAttachments } from "./attachments/mod.ts";
+import { buildEventRecord } from "./events.ts";
+import { CARD_EVENT_TYPES, type IntakePayload, PASSIVE_EVENT_TYPES } from "./intake.ts";
+import type { NameResolver } from "./names.ts";
+import { type InboundRecord, normaliseMessage, type RawEnvelope } from "./normalise/mod.ts";
+import { type Transcriber, transcribeRecord } from "./voice.ts";
+
+/** One account as the pipeline sees it. */
+export interface PipelineAccount {
+  alias: string;
+  appId: string;
+  allowedUsers: string[] | null;
+  api: FeishuApi;
+  names: NameResolver;
+  /** The bot's open_id (cached identity), or null. */
+  botOpenId(): string | null;
+}
+
+/**
+ * The seam where local slash commands are intercepted, before any record,
+ * reaction or wake (ARCHITECTURE.md "Inbound order"). Returns true when the
+ * message was a command and has been answered.
+ */
+export type CommandInterceptor = (
+  ctx: { account: PipelineAccount; record: InboundRecord },
+) => Promise<boolean>;
+
+/** The seam for card callbacks (business and control), a later capability. */
+export type CardHandler = (
+  ctx: { account: PipelineAccount; envelope: RawEnvelope },
+) => Promise<void>;
+
+/** Counters per account for the status resource. */
+export interface PipelineCounters {
+  admitted: number;
+  events: number;
+  rejected: Partial<Record<RejectReason, number>>;
+  commands: number;
+  failed: number;
+}
+
+/** What the pipeline needs. */
+export interface PipelineDeps {
+  store: Store;
+  clock: Clock;
+  log: Logger;
+  workdir: string;
+  accounts: Map<string, PipelineAccount>;
+  transcriber: Transcriber;
+  notifier: Notifier;
+  interceptCommand?: CommandInterceptor;
+  handleCard?: CardHandler;
+}
+
+/** The handler plus its counters. */
+export interface Pipeline {
+  handle(job: Job): Promise<void>;
+  counters(alias: string): PipelineCounters;
+}
+
+/** Builds the pipeline. */
+export function createPipeline(deps: PipelineDeps): Pipeline {
+  const counters = new Map<string, PipelineCounters>();
+  const count = (alias: string) => {
+    let c = counters.get(alias);
+    if (!c) {
+      counters.set(alias, c = { admitted: 0, events: 0, rejected: {}, commands: 0, failed: 0 });
+    }
+    return c;
+  };
+
+  async function handle(job: Job): Promise<void> {
+    const account = deps.accounts.get(job.account);
+    if (!account) {
+      deps.log.warn("journal entry for an unknown account dropped", { account: job.account });
+      return;
+    }
+    const payload = job.payload as unknown as IntakePayload;
+    const envelope = payload.envelope;
+    const type = String(envelope.header?.event_type ?? "");
+    if (type === "im.message.receive_v1") return await onMessage(account, payload, job.signal);
+    if (PASSIVE_EVENT_TYPES.has(type)) return onPassive(account, envelope);
+    if (CARD_EVENT_TYPES.has(type)) {
+      if (deps.handleCard) return await deps.handleCard({ account, envelope });
+      deps.log.info("card callback received but card callbacks are not handled in this build", {
+        account: account.alias,
+      });
+      return;
+    }
+  }
+
+  async function onMessage(account: PipelineAccount, payload: IntakePayload, signal: AbortSignal) {
+    const { envelope } = payload;
+    const c = count(account.alias);
+    const verdict = admitMessage(envelope, {
+      botOpenId: account.botOpenId(),
+      botAppId: account.appId,
+      allowedUsers: account.allowedUsers,
+    });
+    if (!verdict.admit) {
+      c.rejected[verdict.reason] = (c.rejected[verdict.reason] ?? 0) + 1;
+      return;
+    }
+    const norm = normaliseMessage(envelope, {
+      alias: account.alias,
+      botOpenId: account.botOpenId(),
+      nowMs: deps.clock.now(),
+      contactName: (id) => account.names.known(id),
+    });
+    if (!norm) {
+      c.rejected.malformed = (c.rejected.malformed ?? 0) + 1;
+      return;
+    }
+    const record = norm.record;
+    const existing = deps.store.records.get(account.alias, record.id);
+    if (existing) {
+      // A replay after a crash: the record is there; make sure the wake went out.
+      if (!deps.store.records.isNotified(account.alias, record.id)) {
+        await notify(account, existing.record as unknown as InboundRecord);
+      }
+      return;
+    }
+    if (deps.interceptCommand && await deps.interceptCommand({ account, record })) {
+      c.commands++;
+      return;
+    }
+    const presence = { api: account.api, typing: deps.store.typing, log: deps.log };
+    await markSeen(presence, record.feishu_message_id);
+    const plan = shouldReact(envelope, {
+      alias: account.alias,
+      isTypingActive: (alias, chat) => deps.store.typing.get(alias, chat) !== null,
+    });
+    if (plan.typing) {
+      await startTyping(presence, {
+        account: account.alias,
+        chatId: record.chat_id,
+        messageId: record.feishu_message_id,
+        receiveId: plan.target.receive_id,
+        receiveIdType: plan.target.receive_id_type,
+      });
+    }
+    if (record.from_open_id && !record.from_name) {
+      record.from_name = await account.names.resolve(record.from_open_id);
+    }
+    if (norm.descriptors.length) {
+      const dir = join(
+        deps.workdir,
+        "feishu",
+        account.alias,
+        "attachments",
+        record.feishu_message_id,
+      );
+      const got = await downloadAttachments(norm.descriptors, {
+        messageId: record.feishu_message_id,
+        dir,
+        download: (mid, key, type) => account.api.downloadResource(mid, key, type),
+        signal,
+      });
+      record.attachments = got.attachments;
+      record.media = got.media;
+      if (record.message_type === "audio") {
+        await transcribeRecord(record, { transcriber: deps.transcriber, workDir: dir, signal });
+      }
+    }
+    const createTime = Date.parse(record.date) || deps.clock.now();
+    deps.store.transaction(() => {
+      deps.store.records.insert({
+        account: account.alias,
+        id: record.id,
+        chatId: record.chat_id,
+        threadId: record.thread_id,
+        feishuMessageId: record.feishu_message_id,
+        feishuEventId: typeof envelope.header?.event_id === "string"
+          ? envelope.header.event_id
+          : null,
+        direction: "incoming",
+        kind: "message",
+        status: null,
+        createTime,
+        fromOpenId: record.from_open_id || null,
+        record: record as unknown as Record<string, unknown>,
+      });
+      if (record.from_open_id) {
+        deps.store.contacts.upsertSender(account.alias, record.from_open_id, record.chat_id);
+      }
+    });
+    c.admitted++;
+    deps.log.info("feishu_received", {
+      account: account.alias,
+      id: record.id,
+      type: record.message_type,
+    });
+    await notify(account, record);
+  }
+
+  async function notify(account: PipelineAccount, record: InboundRecord): Promise<void> {
+    const window = deps.store.records.window(account.alias, record.chat_id, 10).map((r) => ({
+      direction: r.direction,
+      record: r.record as never,
+    }));
+    await deps.notifier.message(account.alias, record, window, (id) => account.names.known(id));
+    deps.store.records.markNotified(account.alias, record.id);
+  }
+
+  function onPassive(account: PipelineAccount, envelope: RawEnvelope): void {
+    const c = count(account.alias);
+    const verdict = admitPassiveEvent(envelope, {
+      botOpenId: account.botOpenId(),
+      botAppId: account.appId,
+      allowedUsers: account.allowedUsers,
+    });
+    if (!verdict.admit) {
+      c.rejected[verdict.reason] = (c.rejected[verdict.reason] ?? 0) + 1;
+      return;
+    }
+    const rec = buildEventRecord(envelope, {
+      alias: account.alias,
+      nowMs: deps.clock.now(),
+      contactName: (id) => account.names.known(id),
+    });
+    if (!rec) return;
+    const inserted = deps.store.records.insert({
+      account: account.alias,
+      id: rec.id,
+      chatId: rec.chat_id,
+      feishuEventId: rec.feishu_event_id,
+      direction: "incoming",
+      kind: "event",
+      createTime: Date.parse(rec.date) || deps.clock.now(),
+      fromOpenId: rec.from_open_id || null,
+      record: rec as unknown as Record<string, unknown>,
+    });
+    if (inserted) c.events++;
+  }
+
+  return {
+    handle: async (job) => {
+      try {
+        await handle(job);
+      } catch (err) {
+        count(job.account).failed++;
+        deps.log.warn("inbound job failed; the journal will retry it", {
+          account: job.account,
+          chat: job.chatKey,
+          attempt: job.attempt,
+          error: err instanceof Error ? `${err.name}: ${err.message}` : String(err),
+        });
+        throw err;
+      }
+    },
+    counters: (alias) => ({ ...count(alias), rejected: { ...count(alias).rejected } }),
+  };
+}
