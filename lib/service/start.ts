@@ -20,6 +20,7 @@ import {
 import { type McpApp, type McpHandle, validateToolCall } from "../mcp/mod.ts";
 import { lockWorkdir, openStore, stateDir, type Store, type WorkdirLock } from "../store/mod.ts";
 import { readResource, resourceList } from "./resources.ts";
+import { type InboundRuntime, startInbound } from "./inbound.ts";
 import { type AccountStatus, buildStatus } from "./status.ts";
 
 /** A started service. */
@@ -40,7 +41,7 @@ export interface Service {
 export async function startService(
   launch: LaunchOptions,
   deps: Deps,
-  options: { lock?: WorkdirLock } = {},
+  options: { lock?: WorkdirLock; connect?: boolean } = {},
 ): Promise<Service> {
   const log = deps.log;
   const lock: WorkdirLock = options.lock ?? lockWorkdir(stateDir(launch.workdir));
@@ -109,13 +110,48 @@ export async function startService(
     );
   }
 
+  let mcp: McpHandle | null = null;
+  let inbound: InboundRuntime | null = null;
+  if (context) {
+    try {
+      inbound = await startInbound({
+        deps,
+        launch,
+        config: context.config,
+        store: context.store,
+        accounts: context.accounts,
+        push: () => mcp,
+        connect: options.connect,
+      });
+    } catch (err) {
+      const msg = err instanceof Error ? err.message : String(err);
+      notes.push(`inbound unavailable: ${msg}`);
+      log.error(`inbound side failed to start: ${msg}`);
+    }
+  }
+
   const live: Partial<LiveActions> = {};
   const accountStatus = (): AccountStatus[] =>
-    (config?.accounts ?? []).map((a) => ({
-      alias: a.alias,
-      appId: a.appId,
-      allowedUsersCount: a.allowedUsers ? a.allowedUsers.length : null,
-    }));
+    (config?.accounts ?? []).map((a) => {
+      const id = context?.store.identities.get(a.alias) ?? null;
+      const inb = inbound?.status(a.alias);
+      return {
+        alias: a.alias,
+        appId: a.appId,
+        allowedUsersCount: a.allowedUsers ? a.allowedUsers.length : null,
+        connection: inb?.connection,
+        identity: id
+          ? {
+            bot_name: id.botName,
+            bot_open_id_known: id.botOpenId !== null,
+            source: id.source,
+            last_verified_at: id.lastVerifiedAt ? new Date(id.lastVerifiedAt).toISOString() : null,
+          }
+          : undefined,
+        admission: inbound ? { ...inbound.pipeline.counters(a.alias) } as never : undefined,
+        extra: inb ? { intake: inb.intake, backfill: inb.backfill } : undefined,
+      };
+    });
   const status = () =>
     buildStatus({
       started: context !== null,
@@ -124,6 +160,12 @@ export async function startService(
       configErrors,
       accounts: accountStatus(),
       notes,
+      extra: inbound
+        ? {
+          journal: inbound.journal.stats(),
+          notifications: { ...inbound.notifier.counters },
+        }
+        : undefined,
     });
 
   const app: McpApp = {
@@ -152,11 +194,15 @@ export async function startService(
   return {
     app,
     context,
-    attach: () => {},
-    close() {
+    attach: (handle) => {
+      mcp = handle;
+    },
+    async close() {
+      await inbound?.close().catch((err) =>
+        log.warn("inbound close failed", { error: String(err) })
+      );
       store?.close();
       lock.release();
-      return Promise.resolve();
     },
   };
 }

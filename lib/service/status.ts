@@ -12,7 +12,8 @@ export interface AccountStatus {
   allowedUsersCount: number | null;
   connection?: Record<string, unknown>;
   identity?: Record<string, unknown>;
-  admission?: Record<string, number>;
+  admission?: Record<string, unknown>;
+  extra?: Record<string, unknown>;
 }
 
 /** Inputs of {@link buildStatus}. */
@@ -59,6 +60,7 @@ export function buildStatus(i: StatusInputs): Record<string, unknown> {
       connection: a.connection ?? { state: "not_started" },
       identity: a.identity ?? null,
       admission: a.admission ?? {},
+      ...(a.extra ?? {}),
     })),
     ...(i.extra ?? {}),
     notes,
