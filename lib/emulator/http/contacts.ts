@@ -82,7 +82,7 @@ export const contactRoutes: Route[] = [
     pattern: "/open-apis/contact/v3/users/batch",
     handle: ({ core, app, query }) => {
       const type = query.get("user_id_type") ?? "open_id";
-      const items = query.getAll("user_ids")
+      const items = [...query.getAll("user_ids"), ...query.getAll("user_ids[]")]
         .map((id) => core.world.findUser(id, type))
         .filter((u): u is User => u !== undefined)
         .map((u) => userView(app, u));
