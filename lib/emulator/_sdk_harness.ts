@@ -57,6 +57,8 @@ export interface WsHarness extends AsyncDisposable {
   seen: { type: string; data: Record<string, unknown> }[];
   /** Errors reported through `onError`. */
   errors: Error[];
+  /** Resolves with the first `onError` error. */
+  firstError: Promise<Error>;
   close(): void;
 }
 
@@ -71,6 +73,7 @@ export function startWs(
 ): WsHarness {
   const seen: WsHarness["seen"] = [];
   const errors: Error[] = [];
+  const first = Promise.withResolvers<Error>();
   const dispatcher = new lark.EventDispatcher({
     logger: silentLogger,
     loggerLevel: lark.LoggerLevel.error,
@@ -90,7 +93,10 @@ export function startWs(
     logger: silentLogger,
     loggerLevel: lark.LoggerLevel.error,
     autoReconnect: options.autoReconnect ?? true,
-    onError: (e: Error) => errors.push(e),
+    onError: (e: Error) => {
+      errors.push(e);
+      first.resolve(e);
+    },
     ...(options.pingTimeout ? { wsConfig: { pingTimeout: options.pingTimeout } } : {}),
   });
   void ws.start({ eventDispatcher: dispatcher });
@@ -99,6 +105,7 @@ export function startWs(
     ws,
     seen,
     errors,
+    firstError: first.promise,
     close,
     [Symbol.asyncDispose]: () => Promise.resolve(close()),
   };

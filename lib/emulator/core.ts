@@ -209,6 +209,7 @@ export function createCore(options: EmulatorOptions = {}): Core {
         where,
         message: error instanceof Error ? error.message : String(error),
       });
+      core.feed.emit({ kind: "error.recorded" });
     },
   };
   return core;

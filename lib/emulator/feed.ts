@@ -21,7 +21,8 @@ export type ChangeKind =
   | "event.delivered"
   | "event.acked"
   | "card.result"
-  | "ws.session";
+  | "ws.session"
+  | "error.recorded";
 
 /** One change notification (snake_case keys: it is also the SSE payload). */
 export interface Change {

@@ -182,15 +182,17 @@ export class Deliveries {
     const internal = this.#byFrame.get(frameId);
     if (!internal) {
       this.unmatchedAcks.push(ack);
+      this.#core.feed.emit({ kind: "event.acked" });
       return;
     }
     const { record } = internal;
+    const announce = () => this.#core.feed.emit({ kind: "event.acked", event_id: record.eventId });
     if (this.ignoreAcks) {
       record.ignoredAcks.push(ack);
-      return;
+      return announce();
     }
     record.acks.push(ack);
-    if (record.ack) return;
+    if (record.ack) return announce();
     record.ack = ack;
     record.status = "acked";
     if (internal.timer !== undefined) this.#core.clock.clearTimer(internal.timer);
@@ -201,7 +203,7 @@ export class Deliveries {
       this.#core.recordError("ws.onAck", error);
     }
     internal.resolve(ack);
-    this.#core.feed.emit({ kind: "event.acked", event_id: record.eventId });
+    announce();
   }
 
   #send(internal: Internal, session: Session, reason: DeliveryAttempt["reason"]): void {
