@@ -50,7 +50,7 @@ export class RealEmuClock implements EmuClock {
     const handle = setTimeout(() => {
       this.#timers.delete(id);
       fn();
-    }, Math.max(0, ms));
+    }, Math.min(Math.max(0, ms), 2 ** 31 - 1));
     this.#timers.set(id, handle);
     return id;
   }

@@ -151,6 +151,8 @@ export interface Core {
   close(): void;
   /** Resolves after `ms` of the emulator clock, or as soon as the emulator closes. */
   wait(ms: number): Promise<void>;
+  /** Resolves when the emulator closes. */
+  untilClosed(): Promise<void>;
   /** Records a processing error (never swallowed). */
   recordError(where: string, error: unknown): void;
 }
@@ -202,6 +204,11 @@ export function createCore(options: EmulatorOptions = {}): Core {
         };
         const timer = clock.setTimer(ms, done);
         controller.signal.addEventListener("abort", done, { once: true });
+      }),
+    untilClosed: () =>
+      new Promise<void>((resolve) => {
+        if (controller.signal.aborted) return resolve();
+        controller.signal.addEventListener("abort", () => resolve(), { once: true });
       }),
     recordError: (where, error) => {
       core.errors.push({

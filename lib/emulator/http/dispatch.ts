@@ -88,6 +88,7 @@ function logRequest(core: Core, req: Request, url: URL, parsed: Parsed): Request
     parts: parsed.parts,
   };
   core.requests.push(record);
+  core.feed.emit({ kind: "request.logged" });
   return record;
 }
 
@@ -107,7 +108,7 @@ async function applyFault(env: ApiEnv, record: RequestRecord): Promise<Response 
   record.faulted = true;
   if (rule.respond === "reset") return resetResponse();
   if (rule.respond === "hang") {
-    await env.core.wait(Number.MAX_SAFE_INTEGER);
+    await env.core.untilClosed();
     return json({ code: 503, msg: "the emulator closed while the request hung" }, 503);
   }
   const r = rule.respond;
