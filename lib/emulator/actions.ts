@@ -55,6 +55,9 @@ export function userReacts(
     chat: message.chatId,
     app: input.app,
   });
+  if (!/^[A-Za-z0-9_]+$/.test(input.emoji)) {
+    fail(`Expected an emoji type such as THUMBSUP but found ${JSON.stringify(input.emoji)}`);
+  }
   let reaction;
   if (input.remove) {
     reaction = env.core.world.reactionsOf(message.messageId).find((r) =>
@@ -62,12 +65,14 @@ export function userReacts(
     ) ?? fail(`Expected ${user.name} to have reacted ${input.emoji} but found no such reaction`);
     removeReaction(env.core, reaction);
   } else {
-    reaction = addReaction(env.core, {
+    const added = addReaction(env.core, {
       messageId: message.messageId,
       emojiType: input.emoji,
       operatorType: "user",
       operatorId: user.openId,
-    }).reaction;
+    });
+    if (!added.created) fail(`Expected ${user.name} not to have reacted ${input.emoji} yet`);
+    reaction = added.reaction;
   }
   const record = pushReactionEvent(env, {
     app,

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { sdkClient, startWs } from "./_sdk_harness.ts";
-import { DEFAULT_IDS, startEmulator } from "./mod.ts";
+import { createEmulator, DEFAULT_IDS, ManualEmuClock, startEmulator } from "./mod.ts";
 
 const D = DEFAULT_IDS;
 
@@ -43,4 +43,16 @@ Deno.test("startEmulator() delivers an event to the node-sdk WSClient and record
   assert.equal(data.message.message_id, sent.messageId);
   assert.equal(data.message.chat_type, "p2p");
   assert.equal(emu.event(sent.eventId)?.status, "acked");
+});
+
+Deno.test("waitFor() rejects on its timeout (emulator clock) and when the emulator closes", async () => {
+  const clock = new ManualEmuClock();
+  const emu = createEmulator({ clock });
+  const timedOut = emu.waitFor(() => false, { timeoutMs: 50, description: "nothing" });
+  clock.advance(50);
+  await assert.rejects(timedOut, /Expected nothing within 50 ms/);
+  const pending = emu.waitFor(() => false);
+  await emu.close();
+  await assert.rejects(pending, /closed/);
+  assert.equal(clock.pending(), 0);
 });
