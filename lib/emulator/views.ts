@@ -80,7 +80,15 @@ export function messageView(world: World, m: StoredMessage): Record<string, unkn
   return view;
 }
 
-/** The `chat_type` an event reports: topic groups are plain `group`. */
+/**
+ * The `chat_type` an event reports: topic groups are plain `group`.
+ *
+ * @example
+ * ```ts
+ * import { eventChatType } from "./views.ts";
+ * if (eventChatType({ mode: "topic" } as never) !== "group") throw new Error();
+ * ```
+ */
 export function eventChatType(chat: Chat): "p2p" | "group" {
   return chat.mode === "p2p" ? "p2p" : "group";
 }

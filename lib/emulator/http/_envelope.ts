@@ -38,7 +38,16 @@ export function json(body: unknown, status = 200, headers: Record<string, string
   });
 }
 
-/** `{code:0, msg:"success", data}`. */
+/**
+ * `{code:0, msg:"success", data}`.
+ *
+ * @example
+ * ```ts
+ * import { ok } from "./_envelope.ts";
+ * const body = await ok({ a: 1 }).json();
+ * if (body.code !== 0 || body.data.a !== 1) throw new Error();
+ * ```
+ */
 export function ok(data: unknown = {}): Response {
   return json({ code: 0, msg: "success", data });
 }

@@ -9,7 +9,17 @@ import type { App, Chat, User } from "../world.ts";
 import { ApiError, ok } from "./_envelope.ts";
 import type { Route } from "./router.ts";
 
-/** Paging over a list with a numeric page token. */
+/**
+ * Pages a list with an opaque `pt_<offset>` token.
+ *
+ * @example
+ * ```ts
+ * import { page } from "./contacts.ts";
+ * const q = new URLSearchParams({ page_size: "2" });
+ * const p = page([1, 2, 3], q, { initial: 20, max: 50 });
+ * if (p.items.join() !== "1,2" || !p.has_more || p.page_token !== "pt_2") throw new Error();
+ * ```
+ */
 export function page<T>(
   items: T[],
   query: URLSearchParams,

@@ -77,6 +77,8 @@ Deno.test("file.create records type, name and duration; audio needs an opus uplo
   assert.equal(await send("audio", opus?.file_key ?? ""), 0);
   assert.equal(await send("audio", pdf?.file_key ?? ""), 230055);
   assert.equal(await send("file", pdf?.file_key ?? ""), 0);
+  const own = await client.im.v1.file.get({ path: { file_key: opus?.file_key ?? "" } });
+  assert.deepEqual(await readAll(own.getReadableStream()), ALL_BYTES);
 });
 
 Deno.test("uploads that are empty, too big or mistyped answer 234001", async () => {

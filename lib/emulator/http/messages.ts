@@ -18,7 +18,15 @@ import type { Route, RouteCtx } from "./router.ts";
 
 const RECEIVE_ID_TYPES = new Set(["open_id", "user_id", "union_id", "email", "chat_id"]);
 
-/** The JSON body as a record ({} when absent). */
+/**
+ * The JSON body as a record ({} when absent or not an object).
+ *
+ * @example
+ * ```ts
+ * import { bodyOf } from "./messages.ts";
+ * if (Object.keys(bodyOf([1])).length !== 0 || bodyOf({ a: 1 }).a !== 1) throw new Error();
+ * ```
+ */
 export function bodyOf(body: unknown): Record<string, unknown> {
   return typeof body === "object" && body !== null && !Array.isArray(body)
     ? body as Record<string, unknown>

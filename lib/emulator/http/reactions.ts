@@ -14,7 +14,18 @@ import { page } from "./contacts.ts";
 import { bodyOf, requireBotIn } from "./messages.ts";
 import type { Route } from "./router.ts";
 
-/** The Open API reaction object. */
+/**
+ * The Open API reaction object.
+ *
+ * @example
+ * ```ts
+ * import { reactionView } from "./reactions.ts";
+ * const v = reactionView({
+ *   reactionId: "rc_1", messageId: "om_1", emojiType: "OK", operatorType: "app", operatorId: "cli_x", actionTime: 5,
+ * });
+ * if (JSON.stringify(v.reaction_type) !== '{"emoji_type":"OK"}' || v.action_time !== "5") throw new Error();
+ * ```
+ */
 export function reactionView(r: Reaction): Record<string, unknown> {
   return {
     reaction_id: r.reactionId,
