@@ -92,6 +92,12 @@ export interface EmulatorOptions {
   pushOwnReactionEvents?: boolean;
   /** `service_id` in the WS URL (default 33554678). */
   serviceId?: number;
+  /**
+   * When a new session may receive events: "ping" (default, its first ping;
+   * nothing is lost) or "open" (at once, as Feishu does; the node-sdk can drop
+   * a frame that arrives before it attached its listener, lark-protocol §0).
+   */
+  readyOn?: "ping" | "open";
 }
 
 /** Settings that tests may change while the emulator runs. */
@@ -107,6 +113,7 @@ export interface Settings {
   appRateLimit: number | false;
   pushOwnReactionEvents: boolean;
   serviceId: number;
+  readyOn: "ping" | "open";
 }
 
 /** One logged HTTP request (control-plane calls are not logged). */
@@ -189,6 +196,7 @@ export function createCore(options: EmulatorOptions = {}): Core {
       appRateLimit: options.appRateLimit ?? false,
       pushOwnReactionEvents: options.pushOwnReactionEvents ?? false,
       serviceId: options.serviceId ?? 33554678,
+      readyOn: options.readyOn ?? "ping",
     },
     requests: [],
     errors: [],

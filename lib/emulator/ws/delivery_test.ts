@@ -125,3 +125,18 @@ Deno.test("WS delivery ACKs carry the handler outcome: 500 when it throws, the n
   assert.equal(ack.data, "no im.message.message_read_v1 event handle");
   assert.match(ack.bizRt ?? "", /^-?\d+$/);
 });
+
+Deno.test("WS delivery with readyOn open pushes at once, before the first ping, and redelivery recovers a lost frame", async () => {
+  const clock = new ManualEmuClock();
+  await using emu = await startEmulator({ clock, readyOn: "open" });
+  const sent = emu.userSends({ user: D.alice.openId, chat: D.aliceP2p, text: "early" });
+  await using ws = startWs(emu, { "im.message.receive_v1": noop });
+  const pingsAtFirstSend = await emu.waitFor(() =>
+    emu.event(sent.eventId)?.attempts.length ? { pings: emu.ws.status()[0]?.pings } : undefined
+  );
+  assert.deepEqual(pingsAtFirstSend, { pings: 0 });
+  await emu.waitFor(() => (emu.ws.status()[0]?.pings ?? 0) > 0);
+  if (!emu.event(sent.eventId)?.ack) clock.advance(emu.settings.ackTimeoutMs);
+  assert.equal((await sent.ack).code, 200);
+  assert.ok(ws.seen.every((s) => (s.data as Msg).event_id === sent.eventId));
+});

@@ -114,6 +114,7 @@ export class WsHub {
       appId,
       serviceId: Number(url.searchParams.get("service_id") ?? this.#core.settings.serviceId),
       openedAt: this.#core.clock.now(),
+      readyOnOpen: this.#core.settings.readyOn === "open",
       events: {
         config: () => ({ ...this.#core.settings.clientConfig }),
         onPing: (s) => {

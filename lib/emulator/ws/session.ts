@@ -30,6 +30,7 @@ export interface Ack {
 
 /** What a session reports to its owner. */
 export interface SessionEvents {
+  /** A ping arrived (the session is ready from the first one on). */
   onPing(session: Session): void;
   onAck(session: Session, frame: Frame): void;
   onClose(session: Session): void;
@@ -60,7 +61,15 @@ export class Session {
   /** Wraps an upgraded socket. */
   constructor(
     socket: WebSocket,
-    init: { id: string; appId: string; serviceId: number; openedAt: number; events: SessionEvents },
+    init: {
+      id: string;
+      appId: string;
+      serviceId: number;
+      openedAt: number;
+      events: SessionEvents;
+      /** Be ready at `open` instead of the first ping (reproduces the SDK's listener gap). */
+      readyOnOpen?: boolean;
+    },
   ) {
     this.#socket = socket;
     this.id = init.id;
@@ -71,6 +80,12 @@ export class Session {
     socket.binaryType = "arraybuffer";
     socket.addEventListener("message", (e) => this.#onMessage(e));
     socket.addEventListener("close", () => this.#markClosed());
+    if (init.readyOnOpen) {
+      socket.addEventListener("open", () => {
+        this.ready = true;
+        this.#events.onPing(this);
+      });
+    }
     socket.addEventListener("error", (e) => {
       this.#events.onError(this, "ws.socket", (e as ErrorEvent).message ?? "socket error");
     });
