@@ -18,7 +18,7 @@ import type { Inbound } from "./inbound.ts";
 import { actors } from "./inbound.ts";
 import { addReaction, recallMessage, removeReaction, setBotMember, updateContent } from "./ops.ts";
 import type { App, CardResult, StoredMessage, Toast, User } from "./world.ts";
-import type { PushOptions } from "./ws/delivery.ts";
+import type { PushOptions } from "./ws/mod.ts";
 
 function fail(msg: string): never {
   throw new Error(msg);

@@ -13,9 +13,14 @@ import type { ChangeFeed, WaitOptions } from "./feed.ts";
 import type { Inbound, UserMessageInput } from "./inbound.ts";
 import type { EventEnvelope } from "./views.ts";
 import type { CardResult, Reaction, StoredMessage, World } from "./world.ts";
-import type { EventRecord, PushOptions } from "./ws/delivery.ts";
-import type { EndpointRefusal, SessionStatus, UpgradeRefusal } from "./ws/hub.ts";
-import type { Ack } from "./ws/session.ts";
+import type {
+  Ack,
+  EndpointRefusal,
+  EventRecord,
+  PushOptions,
+  SessionStatus,
+  UpgradeRefusal,
+} from "./ws/mod.ts";
 
 /** Filter for {@linkcode Emulator.requests}. */
 export interface RequestFilter {

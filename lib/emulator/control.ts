@@ -8,10 +8,9 @@
 import { clickCard, userReacts } from "./actions.ts";
 import type { Core } from "./core.ts";
 import { type EventEnv, pushMessageEvent } from "./events.ts";
-import { download } from "./http/media.ts";
-import { matchPath } from "./http/router.ts";
+import { download, matchPath } from "./http/mod.ts";
 import { storeUserMessage, type UserMessageInput } from "./inbound.ts";
-import { WEB_ASSETS } from "./web/assets.ts";
+import { WEB_ASSETS } from "./web/mod.ts";
 import type { StoredMessage, World } from "./world.ts";
 
 /** Open SSE streams, closed when the emulator closes. */

@@ -8,7 +8,7 @@
 import { type EmuClock, RealEmuClock } from "./clock.ts";
 import { ChangeFeed } from "./feed.ts";
 import { createDefaultWorld } from "./fixtures.ts";
-import type { MultipartPart } from "./http/multipart.ts";
+import type { MultipartPart } from "./http/mod.ts";
 import { IdGen } from "./ids.ts";
 import type { World } from "./world.ts";
 

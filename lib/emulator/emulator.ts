@@ -21,12 +21,10 @@ import {
 import type { CardAction } from "./events.ts";
 import { Faults } from "./faults.ts";
 import { type ChangeFeed, waitForChange, type WaitOptions } from "./feed.ts";
-import { revokeTokens } from "./http/auth.ts";
-import { handleApi } from "./http/dispatch.ts";
+import { handleApi, revokeTokens } from "./http/mod.ts";
 import { type Inbound, type UserMessageInput, userSends } from "./inbound.ts";
 import type { CardResult, Reaction, StoredMessage, World } from "./world.ts";
-import type { EventRecord, PushOptions } from "./ws/delivery.ts";
-import { type SessionStatus, WsHub } from "./ws/hub.ts";
+import { type EventRecord, type PushOptions, type SessionStatus, WsHub } from "./ws/mod.ts";
 
 export type { Emulator, EventFilter, FaultControls, RequestFilter, WsControls } from "./api.ts";
 

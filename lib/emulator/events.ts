@@ -9,8 +9,7 @@ import type { Core } from "./core.ts";
 import { ID_PREFIX } from "./ids.ts";
 import { envelope, eventMessage, userIds } from "./views.ts";
 import type { App, Chat, Reaction, StoredMessage, User } from "./world.ts";
-import type { EventRecord, PushOptions } from "./ws/delivery.ts";
-import type { WsHub } from "./ws/hub.ts";
+import type { EventRecord, PushOptions, WsHub } from "./ws/mod.ts";
 
 /** The two things pushing an event needs. */
 export interface EventEnv {

@@ -6,8 +6,7 @@
  */
 
 import type { Core } from "./core.ts";
-import { ApiError } from "./http/_envelope.ts";
-import { matchPath } from "./http/router.ts";
+import { ApiError, matchPath } from "./http/mod.ts";
 
 /** A canned answer. Without `status` and `code` it only delays (`delayMs`) and passes through. */
 export interface FaultResponse {

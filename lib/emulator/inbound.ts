@@ -8,11 +8,10 @@
 
 import type { Core } from "./core.ts";
 import { type EventEnv, pushMessageEvent } from "./events.ts";
-import { sniffContentType } from "./http/media.ts";
+import { sniffContentType } from "./http/mod.ts";
 import { storeMessage, storeUpload } from "./ops.ts";
 import type { App, Chat, Mention, StoredMessage, User } from "./world.ts";
-import type { PushOptions } from "./ws/delivery.ts";
-import type { Ack } from "./ws/session.ts";
+import type { Ack, PushOptions } from "./ws/mod.ts";
 
 /** What a scripted user sends. Give exactly one content field. */
 export interface UserMessageInput {

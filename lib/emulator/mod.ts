@@ -65,8 +65,18 @@ export type { Inbound, UserMessageInput } from "./inbound.ts";
 export type { Click } from "./actions.ts";
 export type { CardAction } from "./events.ts";
 export type { EventEnvelope } from "./views.ts";
-export type { DeliveryAttempt, DeliveryStatus, EventRecord, PushOptions } from "./ws/delivery.ts";
-export type { Ack } from "./ws/session.ts";
-export type { EndpointRefusal, SessionStatus, UpgradeRefusal } from "./ws/hub.ts";
-export { decodeFrame, encodeFrame, type Frame, type FrameHeader } from "./ws/pbbp2.ts";
-export { WEB_ASSETS, type WebAsset } from "./web/assets.ts";
+export {
+  type Ack,
+  decodeFrame,
+  type DeliveryAttempt,
+  type DeliveryStatus,
+  encodeFrame,
+  type EndpointRefusal,
+  type EventRecord,
+  type Frame,
+  type FrameHeader,
+  type PushOptions,
+  type SessionStatus,
+  type UpgradeRefusal,
+} from "./ws/mod.ts";
+export { WEB_ASSETS, type WebAsset } from "./web/mod.ts";

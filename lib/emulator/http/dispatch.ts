@@ -7,7 +7,7 @@
 
 import type { Core, RequestRecord } from "../core.ts";
 import type { Faults } from "../faults.ts";
-import type { WsHub } from "../ws/hub.ts";
+import type { WsHub } from "../ws/mod.ts";
 import { ApiError, errorResponse, json } from "./_envelope.ts";
 import { authenticate, authRoutes } from "./auth.ts";
 import { contactRoutes } from "./contacts.ts";

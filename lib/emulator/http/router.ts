@@ -7,7 +7,7 @@
 
 import type { Core } from "../core.ts";
 import type { Faults } from "../faults.ts";
-import type { WsHub } from "../ws/hub.ts";
+import type { WsHub } from "../ws/mod.ts";
 import type { App } from "../world.ts";
 import type { MultipartPart } from "./multipart.ts";
 
