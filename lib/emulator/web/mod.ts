@@ -1,0 +1,6 @@
+/**
+ * The embedded web chat page (placeholder until the page lands).
+ * @module
+ */
+
+export * from "./assets.ts";
