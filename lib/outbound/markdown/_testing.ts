@@ -42,7 +42,13 @@ export function assertChunked(source: string, result: SplitResult, limit: number
   if (!WS.test(source.slice(pos))) fail(`text was lost after the last chunk`);
 }
 
-const PARSE = { extensions: [gfm()], mdastExtensions: [gfmFromMarkdown()] };
+/** Block structure only: inline constructs cannot open or close a fence. */
+const PARSE = {
+  extensions: [gfm(), {
+    disable: { null: ["attention", "labelEnd", "labelStartLink", "labelStartImage", "codeText"] },
+  }],
+  mdastExtensions: gfmFromMarkdown().filter((e) => !("transforms" in e)),
+};
 
 interface Node {
   type: string;
