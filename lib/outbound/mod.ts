@@ -9,6 +9,7 @@
  * {@link partialDeliveryFailure} and {@link sentRecord} (§2.1, §3.7, §5.4).
  * Edits and deletes: {@link resolveChunkGroup} (§3.6.2) → {@link planEdit}
  * → {@link applyLifecycle} and {@link lifecycleResponse} (§3.8).
+ * {@link DuplicateGuard} is the §2.1 step 5 guard.
  *
  * The only filesystem facts (media paths) come through {@link MediaFs}.
  * @module
@@ -28,3 +29,4 @@ export * from "./lifecycle.ts";
 export * from "./idempotency.ts";
 export * from "./scheduler.ts";
 export * from "./markdown/mod.ts";
+export * from "./duplicate_guard.ts";

@@ -40,6 +40,17 @@ export function assertChunked(source: string, result: SplitResult, limit: number
     pos = c.end;
   });
   if (!WS.test(source.slice(pos))) fail(`text was lost after the last chunk`);
+  const bodies = result.chunks.map((c) =>
+    c.text.slice(c.prefix.length, c.text.length - c.suffix.length)
+  );
+  if (squeeze(bodies.join("")) !== squeeze(source)) {
+    fail("the chunks without their synthetic text do not give back the source");
+  }
+}
+
+/** The text without any whitespace. */
+function squeeze(s: string): string {
+  return s.replace(/\s+/g, "");
 }
 
 /** Block structure only: inline constructs cannot open or close a fence. */
