@@ -1,0 +1,7 @@
+/**
+ * Card builders: JSON for the cards the bridge sends itself. Pure data in,
+ * card JSON out; the outbound path materialises and sends them.
+ * @module
+ */
+
+export * from "./progress.ts";

@@ -1,0 +1,130 @@
+/**
+ * Validation of media content (image, file, audio, video; spec §3.1) and of
+ * local paths: absolute, not a URL, inside `media_roots` after resolving
+ * symlinks, and a readable regular file. A `key` source is used verbatim and is
+ * never treated as a path (ARCHITECTURE decision 9).
+ * @module
+ */
+
+import { isAbsolute, relative } from "node:path";
+import { BridgeError } from "../core/mod.ts";
+import type { MediaFs } from "./media_fs.ts";
+import { mediaFileName, mediaPreview, mediaSummary } from "./preview.ts";
+import type { JsonObject, MediaSource, MediaType, NormalisedContent } from "./types.ts";
+
+const FIELDS: Record<MediaType, readonly string[]> = {
+  image: ["type", "source", "caption"],
+  file: ["type", "source", "file_name"],
+  audio: ["type", "source"],
+  video: ["type", "source", "caption"],
+};
+
+const UPLOAD_TYPE = { image: "image", file: "stream", audio: "opus", video: "mp4" } as const;
+
+function invalid(message: string): BridgeError {
+  return new BridgeError("INVALID_ARGUMENT", message);
+}
+
+/** Filesystem access and the allowed roots, needed only for path sources. */
+export interface MediaContext {
+  mediaRoots?: readonly string[];
+  fs?: MediaFs;
+}
+
+/** Checks one media content object and plans its upload. */
+export async function normaliseMedia(
+  type: MediaType,
+  content: JsonObject,
+  context: MediaContext,
+): Promise<NormalisedContent> {
+  const keys = Object.keys(content);
+  if (!("source" in content) || keys.some((k) => !FIELDS[type].includes(k))) {
+    throw invalid(`invalid ${type} content fields`);
+  }
+  const source = checkSource(content.source);
+  const caption = content.caption;
+  if (caption !== undefined && typeof caption !== "string") {
+    throw invalid("content.caption must be a string");
+  }
+  const fileName = content.file_name;
+  if (fileName !== undefined && (typeof fileName !== "string" || fileName === "")) {
+    throw invalid("content.file_name must be a non-empty string");
+  }
+  const captioned = caption !== undefined && caption.trim() !== "";
+  const size = source.type === "path" ? await checkPath(source.path, context) : undefined;
+  const name = mediaFileName(source, fileName);
+  const result: NormalisedContent = {
+    type,
+    recordContent: structuredClone(content) as NormalisedContent["recordContent"],
+    previewText: mediaPreview({ type, source, caption, fileName }),
+    messageType: captioned && (type === "image" || type === "video") ? "post" : type,
+    media: { type, source: { ...source } },
+    mediaSummary: mediaSummary({ type, source, fileName, size: size?.size }),
+  };
+  if (captioned) result.media!.caption = caption;
+  if (size !== undefined) {
+    result.media!.upload = { path: size.realPath, fileName: name!, fileType: UPLOAD_TYPE[type] };
+  }
+  return result;
+}
+
+function checkSource(value: unknown): MediaSource {
+  const strict = typeof value === "object" && value !== null && !Array.isArray(value) &&
+    Object.keys(value).length === 2;
+  const v = value as JsonObject;
+  const kind = strict ? v.type : undefined;
+  if (!(kind === "path" && "path" in v) && !(kind === "key" && "key" in v)) {
+    throw invalid("content.source must be one strict path or key value");
+  }
+  const raw = kind === "path" ? v.path : v.key;
+  if (typeof raw !== "string" || raw === "") throw invalid(`content.source.${kind} is required`);
+  if (/^https?:\/\//i.test(raw)) throw invalid("content.source does not support URLs");
+  if (kind === "key") return { type: "key", key: raw };
+  if (!isAbsolute(raw)) throw invalid("content.source.path must be absolute");
+  return { type: "path", path: raw };
+}
+
+/** Whether `path` lies strictly inside `root` (both already real paths). */
+function inside(root: string, path: string): boolean {
+  const rel = relative(root, path);
+  return rel !== "" && rel !== ".." && !rel.startsWith("../") && !isAbsolute(rel);
+}
+
+/** Resolves a path, or undefined when it does not resolve (the named fallback). */
+async function realPathOrUndefined(fs: MediaFs, path: string): Promise<string | undefined> {
+  try {
+    return await fs.realPath(path);
+  } catch (err) {
+    if (err instanceof Deno.errors.NotFound || err instanceof Deno.errors.PermissionDenied) {
+      return undefined;
+    }
+    throw err;
+  }
+}
+
+async function checkPath(
+  path: string,
+  context: MediaContext,
+): Promise<{ realPath: string; size: number }> {
+  const { fs, mediaRoots } = context;
+  if (fs === undefined || mediaRoots === undefined) {
+    throw new TypeError("Expected mediaRoots and fs to check a media path but found none");
+  }
+  const unreadable = invalid("content.source.path must name a readable file");
+  const real = await realPathOrUndefined(fs, path);
+  if (real === undefined) throw unreadable;
+  const roots: string[] = [];
+  for (const root of mediaRoots) {
+    const r = await realPathOrUndefined(fs, root);
+    if (r !== undefined) roots.push(r);
+  }
+  if (!roots.some((root) => inside(root, real))) {
+    throw invalid(
+      `Expected content.source.path to be inside media_roots (${mediaRoots.join(", ")}) ` +
+        `but found ${real}`,
+    );
+  }
+  const st = await fs.stat(real);
+  if (!st.isFile || !st.readable) throw unreadable;
+  return { realPath: real, size: st.size };
+}

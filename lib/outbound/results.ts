@@ -1,0 +1,218 @@
+/**
+ * Pure builders for what `send` and `reply` return and store: the success
+ * response (spec §2.1, §2.4), the partial-delivery failure (§3.7) and the sent
+ * record (§5.4).
+ * @module
+ */
+
+import {
+  BridgeError,
+  type Failure,
+  failure,
+  formatCompoundId,
+  isoSeconds,
+  toFailure,
+} from "../core/mod.ts";
+import type { JsonObject, NormalisedContent } from "./types.ts";
+
+/** A classified error as thrown (`BridgeError`) or already rendered (`Failure`). */
+export type FailureLike = BridgeError | Failure;
+
+/** The six-key failure shape of an error, whichever form it came in. */
+export function asFailure(error: FailureLike): Failure {
+  if (error instanceof BridgeError) return toFailure(error);
+  return failure(error.error_code, error.error, {
+    retryable: error.retryable,
+    retryAfterSeconds: error.retry_after_seconds,
+  });
+}
+
+/** One delivered chunk: 1-based index and compound id. */
+export interface ChunkRef {
+  index: number;
+  message_id: string;
+}
+
+/**
+ * Numbers chunk ids from 1.
+ *
+ * @example
+ * ```ts
+ * import { chunkRefs } from "./results.ts";
+ * if (chunkRefs(["a:b:c"])[0]!.index !== 1) throw new Error();
+ * ```
+ */
+export function chunkRefs(ids: readonly string[]): ChunkRef[] {
+  return ids.map((message_id, i) => ({ index: i + 1, message_id }));
+}
+
+/** The sentence that tells the agent how to use a progress card it just created. */
+export function progressHint(messageId: string): string {
+  return `Progress card sent. Call feishu(action='edit', message_id='${messageId}', ` +
+    "text=<next meaningful phase>) only when the phase changes, and send the final answer " +
+    "separately with send or reply.";
+}
+
+/** Inputs of {@link sendSuccess}. */
+export interface SendSuccessInput {
+  /** Compound ids of the delivered chunks, in order (at least one). */
+  messageIds: readonly string[];
+  /** The normalised content type (`card` for progress cards). */
+  contentType: string;
+  /** The provider's thread id, when it reported one. */
+  threadId?: string | null;
+  /** Replies only: the `reply_in_thread` that was used. */
+  replyInThread?: boolean;
+  /** A progress card was sent: adds `placeholder: true` and the hint. */
+  placeholder?: boolean;
+}
+
+/**
+ * The success response of `send` / `reply`.
+ *
+ * @example
+ * ```ts
+ * import { sendSuccess } from "./results.ts";
+ * const r = sendSuccess({ messageIds: ["main:oc_chat:om_1"], contentType: "text" });
+ * if (r.status !== "sent" || r.chunk_count !== 1) throw new Error();
+ * ```
+ */
+export function sendSuccess(input: SendSuccessInput): JsonObject {
+  const ids = [...input.messageIds];
+  const out: JsonObject = {
+    status: "sent",
+    message_id: ids[0],
+    message_ids: ids,
+    chunk_count: ids.length,
+    chunks: chunkRefs(ids),
+    content_type: input.contentType,
+  };
+  if (input.threadId) out.thread_id = input.threadId;
+  if (input.replyInThread !== undefined) out.reply_in_thread = input.replyInThread;
+  if (input.placeholder) {
+    out.placeholder = true;
+    out.hint = progressHint(ids[0]!);
+  }
+  return out;
+}
+
+/** Inputs of {@link partialDeliveryFailure}. */
+export interface PartialDeliveryInput {
+  /** The failed chunk's classified error. */
+  error: FailureLike;
+  /** Compound ids of the chunks delivered before it (at least one). */
+  deliveredIds: readonly string[];
+  /** Chunks planned in total. */
+  chunkCount: number;
+  contentType: string;
+  threadId?: string | null;
+  replyInThread?: boolean;
+}
+
+/** The warning every partial result carries; it says not to replay the action. */
+export function partialWarning(delivered: number, total: number): string {
+  return `Only ${delivered} of ${total} chunks were delivered; chunk ${delivered + 1} failed. ` +
+    "Do not retry the whole action: sending it again duplicates the delivered chunks " +
+    "(unless you pass the same idempotency_key). Send only the missing part.";
+}
+
+/**
+ * The failure returned when some chunks were delivered and one failed (§3.7).
+ *
+ * @example
+ * ```ts
+ * import { BridgeError } from "../core/mod.ts";
+ * import { partialDeliveryFailure } from "./results.ts";
+ * const r = partialDeliveryFailure({
+ *   error: new BridgeError("RATE_LIMITED", "slow down", { retryable: true, retryAfterSeconds: 2 }),
+ *   deliveredIds: ["main:oc_1:om_1"],
+ *   chunkCount: 3,
+ *   contentType: "markdown",
+ * });
+ * if (r.failed_chunk_index !== 2 || !String(r.warning).includes("Do not retry the whole action")) throw new Error();
+ * ```
+ */
+export function partialDeliveryFailure(input: PartialDeliveryInput): Failure {
+  const ids = [...input.deliveredIds];
+  const out: Failure = {
+    ...asFailure(input.error),
+    partial_delivery: true,
+    message_id: ids[0],
+    message_ids: ids,
+    chunk_count: input.chunkCount,
+    delivered_chunk_count: ids.length,
+    failed_chunk_index: ids.length + 1,
+    chunks: chunkRefs(ids),
+    content_type: input.contentType,
+    automatic_retry_allowed: false,
+    warning: partialWarning(ids.length, input.chunkCount),
+  };
+  if (input.threadId) out.thread_id = input.threadId;
+  if (input.replyInThread !== undefined) out.reply_in_thread = input.replyInThread;
+  return out;
+}
+
+/** Inputs of {@link sentRecord}. */
+export interface SentRecordInput {
+  alias: string;
+  /** The chat segment of the compound ids: the provider's chat id, else the receive id (§3.6.1). */
+  chatId: string;
+  to: { receive_id: string; receive_id_type: string };
+  /** Provider message ids of the delivered chunks, in order (at least one). */
+  providerIds: readonly string[];
+  content: NormalisedContent;
+  /** Clock time of the send, in milliseconds. */
+  at: number;
+  placeholder?: boolean;
+  /** From the last successful response; empty values are left out. */
+  provider?: { root_id?: string | null; parent_id?: string | null; thread_id?: string | null };
+  reply?: { replyTo: string; replyInThread: boolean };
+  partial?: { chunkCount: number; error: FailureLike };
+}
+
+/** The sent record of one logical message (§5.4, §3.7, §3.9). */
+export function sentRecord(input: SentRecordInput): JsonObject {
+  const ids = input.providerIds.map((p) => formatCompoundId(input.alias, input.chatId, p));
+  const date = isoSeconds(input.at);
+  const status = input.placeholder ? "placeholder" : input.partial ? "partial" : "sent";
+  const record: JsonObject = {
+    id: ids[0],
+    feishu_message_id: input.providerIds[0],
+    feishu_message_ids: [...input.providerIds],
+    message_ids: ids,
+    chunks: chunkRefs(ids),
+    to: { ...input.to },
+    chat_id: input.chatId,
+    message_type: input.content.messageType,
+    content: structuredClone(input.content.recordContent),
+    text: input.content.previewText,
+    sent_at: date,
+    date,
+    status,
+  };
+  if (input.placeholder) record.placeholder = true;
+  if (input.partial) {
+    const f = asFailure(input.partial.error);
+    Object.assign(record, {
+      partial_delivery: true,
+      chunk_count: input.partial.chunkCount,
+      delivered_chunk_count: ids.length,
+      failed_chunk_index: ids.length + 1,
+      error: f.error,
+      error_code: f.error_code,
+      retryable: f.retryable,
+      retry_after_seconds: f.retry_after_seconds,
+      automatic_retry_allowed: false,
+    });
+  }
+  if (input.content.mediaSummary) record.media = { ...input.content.mediaSummary };
+  for (const key of ["root_id", "parent_id", "thread_id"] as const) {
+    const v = input.provider?.[key];
+    if (typeof v === "string" && v !== "") record[key] = v;
+  }
+  if (input.reply) {
+    record.reply_to = input.reply.replyTo;
+    record.reply_in_thread = input.reply.replyInThread;
+  }
+  return record;
+}
