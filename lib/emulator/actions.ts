@@ -1,0 +1,199 @@
+/**
+ * Scripted actions other than sending: reactions, reads, the bot joining or
+ * leaving a chat, recalls, and card clicks (which await the ACK, decode its
+ * `data`, record the toast and apply a `raw` card to the message).
+ * @module
+ */
+
+import {
+  type CardAction,
+  type EventEnv,
+  pushBotMemberEvent,
+  pushCardEvent,
+  pushReactionEvent,
+  pushReadEvent,
+  pushRecalledEvent,
+} from "./events.ts";
+import type { Inbound } from "./inbound.ts";
+import { actors } from "./inbound.ts";
+import { addReaction, recallMessage, removeReaction, setBotMember, updateContent } from "./ops.ts";
+import type { App, CardResult, StoredMessage, Toast, User } from "./world.ts";
+import type { PushOptions } from "./ws/delivery.ts";
+
+function fail(msg: string): never {
+  throw new Error(msg);
+}
+
+function messageOf(env: EventEnv, id: string): StoredMessage {
+  return env.core.world.messages.get(id) ?? fail(`Expected a known message_id but found ${id}`);
+}
+
+function appOf(env: EventEnv, appId?: string): App {
+  const app = appId ? env.core.world.apps.get(appId) : env.core.world.primaryApp();
+  return app ?? fail(`Expected a known app id but found ${appId}`);
+}
+
+function userOf(env: EventEnv, id: string): User {
+  return env.core.world.findUser(id) ?? fail(`Expected a known user but found ${id}`);
+}
+
+/** A user adds (or, with `remove`, removes) a reaction; pushes the reaction event. */
+export function userReacts(
+  env: EventEnv,
+  input: {
+    user: string;
+    messageId: string;
+    emoji: string;
+    remove?: boolean;
+    app?: string;
+    push?: PushOptions;
+  },
+): Inbound {
+  const message = messageOf(env, input.messageId);
+  const { app, user } = actors(env.core, {
+    user: input.user,
+    chat: message.chatId,
+    app: input.app,
+  });
+  let reaction;
+  if (input.remove) {
+    reaction = env.core.world.reactionsOf(message.messageId).find((r) =>
+      r.operatorId === user.openId && r.emojiType === input.emoji
+    ) ?? fail(`Expected ${user.name} to have reacted ${input.emoji} but found no such reaction`);
+    removeReaction(env.core, reaction);
+  } else {
+    reaction = addReaction(env.core, {
+      messageId: message.messageId,
+      emojiType: input.emoji,
+      operatorType: "user",
+      operatorId: user.openId,
+    }).reaction;
+  }
+  const record = pushReactionEvent(env, {
+    app,
+    reaction,
+    created: !input.remove,
+    options: input.push,
+  });
+  return { eventId: record.eventId, messageId: message.messageId, ack: record.ackPromise };
+}
+
+/** A user reads messages (pushes `im.message.message_read_v1`). */
+export function userReads(
+  env: EventEnv,
+  input: { user: string; messageIds: string[]; app?: string; push?: PushOptions },
+): Inbound {
+  const reader = userOf(env, input.user);
+  for (const id of input.messageIds) messageOf(env, id);
+  const record = pushReadEvent(env, {
+    app: appOf(env, input.app),
+    reader,
+    messageIds: input.messageIds,
+    options: input.push,
+  });
+  return { eventId: record.eventId, ack: record.ackPromise };
+}
+
+/** Adds the bot to a chat or removes it, pushing `bot.added_v1` / `bot.deleted_v1`. */
+export function setBotInChat(
+  env: EventEnv,
+  input: { chat: string; added: boolean; operator: string; app?: string; push?: PushOptions },
+): Inbound {
+  const app = appOf(env, input.app);
+  const chat = env.core.world.chats.get(input.chat) ??
+    fail(`Expected a known chat_id but found ${input.chat}`);
+  const operator = userOf(env, input.operator);
+  setBotMember(env.core, chat, app.appId, input.added);
+  const record = pushBotMemberEvent(env, {
+    app,
+    chat,
+    operator,
+    added: input.added,
+    options: input.push,
+  });
+  return { eventId: record.eventId, ack: record.ackPromise };
+}
+
+/** Recalls a message; with `push` also sends `im.message.recalled_v1`. */
+export function recall(
+  env: EventEnv,
+  input: { messageId: string; push?: boolean; recallType?: string; app?: string },
+): Inbound | undefined {
+  const message = messageOf(env, input.messageId);
+  recallMessage(env.core, message);
+  if (!input.push) return undefined;
+  const record = pushRecalledEvent(env, {
+    app: appOf(env, input.app),
+    message,
+    recallType: input.recallType,
+  });
+  return { eventId: record.eventId, messageId: message.messageId, ack: record.ackPromise };
+}
+
+/** A card click and its outcome. */
+export interface Click extends Inbound {
+  /** Resolves after the ACK was applied, with what it produced. */
+  result: Promise<CardResult>;
+}
+
+function asToast(v: unknown): Toast | undefined {
+  return typeof v === "object" && v !== null ? v as Toast : undefined;
+}
+
+/**
+ * A user clicks a card: pushes `card.action.trigger`; when the ACK arrives its
+ * `data` (`{toast, card}`) is recorded and a `raw` card replaces the message
+ * content (`updated: true`).
+ */
+export function clickCard(
+  env: EventEnv,
+  input: { user: string; messageId: string; action: CardAction; app?: string; push?: PushOptions },
+): Click {
+  const { core } = env;
+  const message = messageOf(env, input.messageId);
+  if (message.msgType !== "interactive") {
+    fail(`Expected an interactive message but found ${message.msgType}`);
+  }
+  const { app, user } = actors(core, { user: input.user, chat: message.chatId, app: input.app });
+  let resolveResult!: (r: CardResult) => void;
+  const result = new Promise<CardResult>((r) => (resolveResult = r));
+  const record = pushCardEvent(env, {
+    app,
+    message,
+    operator: user,
+    action: input.action,
+    options: {
+      ...input.push,
+      onAck: (ack) => {
+        const data = typeof ack.data === "object" && ack.data !== null
+          ? ack.data as { toast?: unknown; card?: { type?: unknown; data?: unknown } }
+          : {};
+        const card = typeof data.card === "object" && data.card !== null
+          ? { type: String(data.card.type), data: data.card.data }
+          : undefined;
+        const applied = card?.type === "raw" && card.data !== undefined;
+        if (applied) {
+          updateContent(core, message, { content: JSON.stringify(card.data), countEdit: false });
+        }
+        const r: CardResult = {
+          eventId: record.eventId,
+          messageId: message.messageId,
+          userOpenId: user.openId,
+          ackCode: ack.code,
+          toast: asToast(data.toast),
+          card,
+          applied,
+          at: core.clock.now(),
+        };
+        core.world.cardResults.push(r);
+        core.feed.emit({
+          kind: "card.result",
+          chat_id: message.chatId,
+          message_id: message.messageId,
+        });
+        resolveResult(r);
+      },
+    },
+  });
+  return { eventId: record.eventId, messageId: message.messageId, ack: record.ackPromise, result };
+}

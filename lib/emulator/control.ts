@@ -1,0 +1,235 @@
+/**
+ * The control plane for the web chat page and the sandbox (`/__emu/api/…`),
+ * plus the embedded page at `/` and `/web/<name>`. JSON in, JSON out; errors
+ * are `{error}` with HTTP 400/404. Documented in README.md.
+ * @module
+ */
+
+import { clickCard, userReacts } from "./actions.ts";
+import type { Core } from "./core.ts";
+import { type EventEnv, pushMessageEvent } from "./events.ts";
+import { download } from "./http/media.ts";
+import { matchPath } from "./http/router.ts";
+import { storeUserMessage, type UserMessageInput } from "./inbound.ts";
+import { WEB_ASSETS } from "./web/assets.ts";
+import type { StoredMessage, World } from "./world.ts";
+
+/** Open SSE streams, closed when the emulator closes. */
+export type StreamClosers = Set<() => void>;
+
+function reply(body: unknown, status = 200): Response {
+  return new Response(JSON.stringify(body), {
+    status,
+    headers: { "content-type": "application/json; charset=utf-8", "cache-control": "no-store" },
+  });
+}
+
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    // The page only ever sends JSON; a body that is not JSON is treated as empty.
+    return {};
+  }
+}
+
+function bytesOf(b64: unknown, field: string): Uint8Array {
+  if (typeof b64 !== "string") throw new Error(`Expected ${field}.base64 to be a string`);
+  return Uint8Array.from(atob(b64), (c) => c.charCodeAt(0));
+}
+
+function stateView(world: World): unknown {
+  const app = world.primaryApp();
+  return {
+    app: { app_id: app.appId, bot_open_id: app.botOpenId, bot_name: app.botName },
+    users: [...world.users.values()].map((u) => ({ open_id: u.openId, name: u.name })),
+    chats: [...world.chats.values()].map((c) => ({
+      chat_id: c.chatId,
+      name: c.name,
+      chat_mode: c.mode,
+      members: [...c.members],
+      bot_member: c.bots.has(app.appId),
+    })),
+  };
+}
+
+function parseContent(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    // Stored content is always JSON; keep the raw text visible if it is not.
+    return { text };
+  }
+}
+
+/** One message as the page sees it. */
+export function pageMessage(world: World, m: StoredMessage): Record<string, unknown> {
+  const toast = world.cardResults.filter((r) => r.messageId === m.messageId && r.toast).at(-1)
+    ?.toast;
+  return {
+    message_id: m.messageId,
+    chat_id: m.chatId,
+    thread_id: m.threadId ?? null,
+    root_id: m.rootId ?? null,
+    parent_id: m.parentId ?? null,
+    msg_type: m.msgType,
+    content: parseContent(m.content),
+    sender: { type: m.sender.type, id: m.sender.id, name: world.senderName(m.sender) },
+    create_time: m.createTime,
+    update_time: m.updateTime,
+    deleted: m.deleted,
+    updated: m.updated,
+    edit_count: m.editCount,
+    reactions: world.reactionsOf(m.messageId).map((r) => ({
+      reaction_id: r.reactionId,
+      emoji_type: r.emojiType,
+      operator_type: r.operatorType,
+      operator_id: r.operatorId,
+    })),
+    mentions: m.mentions.map((x) => ({
+      key: x.key,
+      id: x.openId,
+      id_type: "open_id",
+      name: x.name,
+    })),
+    ...(toast ? { toast } : {}),
+  };
+}
+
+function send(env: EventEnv, b: Record<string, unknown>): Response {
+  const input: UserMessageInput = {
+    user: String(b.user_id ?? ""),
+    chat: String(b.chat_id ?? ""),
+    mentions: b.mention_bot === true ? ["bot"] : [],
+    replyTo: typeof b.reply_to === "string" && b.reply_to !== "" ? b.reply_to : undefined,
+    inThread: b.in_thread === true,
+  };
+  const image = b.image as { base64?: unknown } | undefined;
+  const file = b.file as { base64?: unknown; name?: unknown } | undefined;
+  if (typeof b.text === "string") input.text = b.text;
+  else if (b.post) input.post = b.post as UserMessageInput["post"];
+  else if (image) input.image = { bytes: bytesOf(image.base64, "image") };
+  else if (file) {
+    input.file = { bytes: bytesOf(file.base64, "file"), name: String(file.name ?? "file") };
+  }
+  const message = storeUserMessage(env.core, input);
+  const app = env.core.world.primaryApp();
+  const chat = env.core.world.chats.get(message.chatId);
+  const sender = env.core.world.users.get(message.sender.id);
+  if (!chat?.bots.has(app.appId) || !sender) {
+    return reply({ message_id: message.messageId, event_id: null });
+  }
+  const record = pushMessageEvent(env, { app, message, sender });
+  return reply({ message_id: message.messageId, event_id: record.eventId });
+}
+
+async function click(env: EventEnv, b: Record<string, unknown>): Promise<Response> {
+  const c = clickCard(env, {
+    user: String(b.user_id ?? ""),
+    messageId: String(b.message_id ?? ""),
+    action: {
+      value: b.value,
+      tag: typeof b.tag === "string" ? b.tag : undefined,
+      name: typeof b.name === "string" ? b.name : undefined,
+      form_value: b.form_value as Record<string, unknown> | undefined,
+    },
+  });
+  const closed = new Promise<undefined>((resolve) => {
+    if (env.core.closing.aborted) resolve(undefined);
+    env.core.closing.addEventListener("abort", () => resolve(undefined), { once: true });
+  });
+  const result = await Promise.race([c.result, closed]);
+  if (!result) {
+    return reply({ error: "The emulator closed before the click was acknowledged" }, 503);
+  }
+  const ack = await c.ack;
+  return reply({
+    event_id: c.eventId,
+    ack: { code: ack.code, data: ack.data ?? null },
+    ...(result.toast ? { toast: result.toast } : {}),
+  });
+}
+
+function stream(core: Core, closers: StreamClosers): Response {
+  const enc = new TextEncoder();
+  let cleanup = () => {};
+  const body = new ReadableStream<Uint8Array>({
+    start(controller) {
+      controller.enqueue(enc.encode(": connected\n\n"));
+      const off = core.feed.subscribe((change) => {
+        controller.enqueue(enc.encode(`event: change\ndata: ${JSON.stringify(change)}\n\n`));
+      });
+      const close = () => {
+        cleanup();
+        controller.close();
+      };
+      cleanup = () => {
+        off();
+        closers.delete(close);
+      };
+      closers.add(close);
+    },
+    cancel() {
+      cleanup();
+    },
+  });
+  return new Response(body, {
+    headers: {
+      "content-type": "text/event-stream; charset=utf-8",
+      "cache-control": "no-store",
+    },
+  });
+}
+
+/** Handles `/`, `/web/…` and `/__emu/api/…`; undefined for other paths. */
+export async function handleControl(
+  env: EventEnv & { closers: StreamClosers },
+  req: Request,
+  url: URL,
+): Promise<Response | undefined> {
+  const { core } = env;
+  const path = url.pathname;
+  if (req.method === "GET" && (path === "/" || path.startsWith("/web/"))) {
+    const asset = WEB_ASSETS[path === "/" ? "index.html" : path.slice("/web/".length)];
+    if (!asset) return reply({ error: `No asset at ${path}` }, 404);
+    return new Response(asset.body, { headers: { "content-type": asset.type } });
+  }
+  if (!path.startsWith("/__emu/api/")) return undefined;
+  const body = req.method === "POST" ? parseJson(await req.text()) as Record<string, unknown> : {};
+  try {
+    if (req.method === "GET" && path === "/__emu/api/state") return reply(stateView(core.world));
+    if (req.method === "GET" && path === "/__emu/api/stream") return stream(core, env.closers);
+    const chat = matchPath("/__emu/api/chats/:chat_id/messages", path);
+    if (req.method === "GET" && chat) {
+      if (!core.world.chats.has(chat.chat_id ?? "")) {
+        return reply({ error: `Expected a known chat_id but found ${chat.chat_id}` }, 404);
+      }
+      const items = core.world.messagesOf(chat.chat_id ?? "").map((m) =>
+        pageMessage(core.world, m)
+      );
+      return reply({ items });
+    }
+    const res = matchPath("/__emu/api/resource/:key", path);
+    if (req.method === "GET" && res) {
+      const upload = core.world.uploads.get(res.key ?? "");
+      if (!upload) {
+        return reply({ error: `Expected a known resource key but found ${res.key}` }, 404);
+      }
+      return download(upload);
+    }
+    if (req.method === "POST" && path === "/__emu/api/send") return send(env, body);
+    if (req.method === "POST" && path === "/__emu/api/react") {
+      const r = userReacts(env, {
+        user: String(body.user_id ?? ""),
+        messageId: String(body.message_id ?? ""),
+        emoji: String(body.emoji_type ?? ""),
+        remove: body.remove === true,
+      });
+      return reply({ event_id: r.eventId });
+    }
+    if (req.method === "POST" && path === "/__emu/api/click") return await click(env, body);
+    return reply({ error: `No control endpoint ${req.method} ${path}` }, 404);
+  } catch (error) {
+    return reply({ error: error instanceof Error ? error.message : String(error) }, 400);
+  }
+}

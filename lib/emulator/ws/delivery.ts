@@ -1,0 +1,275 @@
+/**
+ * Event delivery over the long connection: one record per event, pushed to
+ * one eligible session of the app (cluster mode), queued while none is up,
+ * fragmented on request, matched to its ACK by the frame `message_id`, and
+ * pushed again with the same `event_id` when no ACK came within the ACK
+ * timeout (Feishu's 3 s rule, on the emulator clock).
+ * @module
+ */
+
+import type { Core } from "../core.ts";
+import { ID_PREFIX } from "../ids.ts";
+import type { EventEnvelope } from "../views.ts";
+import { type Frame, headerValue } from "./pbbp2.ts";
+import { type Ack, decodeAckPayload, type Session } from "./session.ts";
+
+/** How to push one event. */
+export interface PushOptions {
+  /** Split the payload into this many fragments (default 1). */
+  fragments?: number;
+  /** Fragment send order (default "forward"); an array lists `seq` values. */
+  order?: "forward" | "reverse" | number[];
+  /** Push the event twice at once (a duplicate delivery). */
+  duplicate?: boolean;
+  /** Called with the first ACK before `ack` resolves (card clicks apply results here). */
+  onAck?: (ack: Ack) => void;
+}
+
+/** One sending of an event. */
+export interface DeliveryAttempt {
+  frameId: string;
+  sessionId: string;
+  at: number;
+  fragments: number;
+  reason: "first" | "redelivery" | "duplicate";
+}
+
+/** Delivery state of an event. */
+export type DeliveryStatus = "queued" | "delivered" | "acked" | "expired";
+
+/** One event and everything that happened to it. */
+export interface EventRecord {
+  eventId: string;
+  eventType: string;
+  appId: string;
+  envelope: EventEnvelope;
+  createdAt: number;
+  status: DeliveryStatus;
+  attempts: DeliveryAttempt[];
+  /** Redeliveries after an ACK timeout. */
+  redeliveries: number;
+  /** The first accepted ACK. */
+  ack?: Ack;
+  /** Every accepted ACK (duplicates included). */
+  acks: Ack[];
+  /** ACKs received while ACK handling was withheld. */
+  ignoredAcks: Ack[];
+  /** Resolves with the first accepted ACK. */
+  ackPromise: Promise<Ack>;
+}
+
+interface Internal {
+  record: EventRecord;
+  options: PushOptions;
+  resolve: (ack: Ack) => void;
+  timer?: number;
+}
+
+const encoder = new TextEncoder();
+
+/** Splits bytes into `n` near-equal fragments (at least one byte each). */
+function split(bytes: Uint8Array, n: number): Uint8Array[] {
+  const count = Math.max(1, Math.min(Math.trunc(n), bytes.length));
+  const size = Math.ceil(bytes.length / count);
+  const out: Uint8Array[] = [];
+  for (let i = 0; i < bytes.length; i += size) out.push(bytes.slice(i, i + size));
+  return out;
+}
+
+function orderOf(n: number, order: PushOptions["order"]): number[] {
+  const forward = Array.from({ length: n }, (_, i) => i);
+  if (order === "reverse") return forward.reverse();
+  if (Array.isArray(order)) return order.filter((i) => i >= 0 && i < n);
+  return forward;
+}
+
+/** Owns every event record of one emulator. */
+export class Deliveries {
+  /** Records in push order. */
+  readonly records: EventRecord[] = [];
+  /** ACKs whose frame id matched nothing (e.g. an ACK for a `type=card` frame). */
+  readonly unmatchedAcks: Ack[] = [];
+  /** When true, ACKs are recorded as ignored and do not settle anything. */
+  ignoreAcks = false;
+  readonly #core: Core;
+  readonly #pick: (appId: string) => Session | undefined;
+  readonly #byId = new Map<string, Internal>();
+  readonly #byFrame = new Map<string, Internal>();
+  #seq = 0;
+
+  /** `pick` chooses an eligible session for an app (cluster mode). */
+  constructor(core: Core, pick: (appId: string) => Session | undefined) {
+    this.#core = core;
+    this.#pick = pick;
+  }
+
+  /** The record of an event id. */
+  get(eventId: string): EventRecord | undefined {
+    return this.#byId.get(eventId)?.record;
+  }
+
+  /** Pushes an event now, or queues it while no session can take it. */
+  push(appId: string, envelope: EventEnvelope, options: PushOptions = {}): EventRecord {
+    let resolve!: (ack: Ack) => void;
+    const ackPromise = new Promise<Ack>((r) => (resolve = r));
+    const record: EventRecord = {
+      eventId: envelope.header.event_id,
+      eventType: envelope.header.event_type,
+      appId,
+      envelope,
+      createdAt: this.#core.clock.now(),
+      status: "queued",
+      attempts: [],
+      redeliveries: 0,
+      acks: [],
+      ignoredAcks: [],
+      ackPromise,
+    };
+    const internal: Internal = { record, options, resolve };
+    this.records.push(record);
+    this.#byId.set(record.eventId, internal);
+    const session = this.#pick(appId);
+    if (session) {
+      this.#send(internal, session, "first");
+      if (options.duplicate) this.#send(internal, session, "duplicate");
+    } else {
+      this.#core.feed.emit({ kind: "event.queued", event_id: record.eventId });
+    }
+    return record;
+  }
+
+  /** Sends every queued event of `appId` (a session just became eligible). */
+  flush(appId: string): void {
+    for (const record of this.records) {
+      if (record.appId !== appId || record.status !== "queued") continue;
+      const session = this.#pick(appId);
+      if (!session) return;
+      const internal = this.#byId.get(record.eventId);
+      if (!internal) continue;
+      this.#send(internal, session, record.attempts.length === 0 ? "first" : "redelivery");
+    }
+  }
+
+  /** Sends an event once more right now (duplicate delivery on demand). */
+  duplicate(eventId: string): boolean {
+    const internal = this.#byId.get(eventId);
+    if (!internal) return false;
+    const session = this.#pick(internal.record.appId);
+    if (!session) return false;
+    this.#send(internal, session, "duplicate");
+    return true;
+  }
+
+  /** Handles an ACK frame from a session. */
+  onAckFrame(session: Session, frame: Frame): void {
+    const frameId = headerValue(frame, "message_id") ?? "";
+    const text = new TextDecoder().decode(frame.payload ?? new Uint8Array());
+    let decoded: Pick<Ack, "code" | "data" | "rawData">;
+    try {
+      decoded = decodeAckPayload(text);
+    } catch (error) {
+      this.#core.recordError("ws.ack", error);
+      return;
+    }
+    const ack: Ack = {
+      ...decoded,
+      bizRt: headerValue(frame, "biz_rt"),
+      frameId,
+      sessionId: session.id,
+      at: this.#core.clock.now(),
+      payload: text,
+    };
+    const internal = this.#byFrame.get(frameId);
+    if (!internal) {
+      this.unmatchedAcks.push(ack);
+      this.#core.feed.emit({ kind: "event.acked" });
+      return;
+    }
+    const { record } = internal;
+    const announce = () => this.#core.feed.emit({ kind: "event.acked", event_id: record.eventId });
+    if (this.ignoreAcks) {
+      record.ignoredAcks.push(ack);
+      return announce();
+    }
+    record.acks.push(ack);
+    if (record.ack) return announce();
+    record.ack = ack;
+    record.status = "acked";
+    if (internal.timer !== undefined) this.#core.clock.clearTimer(internal.timer);
+    internal.timer = undefined;
+    try {
+      internal.options.onAck?.(ack);
+    } catch (error) {
+      this.#core.recordError("ws.onAck", error);
+    }
+    internal.resolve(ack);
+    announce();
+  }
+
+  #send(internal: Internal, session: Session, reason: DeliveryAttempt["reason"]): void {
+    const { record, options } = internal;
+    const frameId = this.#core.ids.next(ID_PREFIX.frame);
+    const traceId = this.#core.ids.next(ID_PREFIX.trace);
+    const parts = split(encoder.encode(JSON.stringify(record.envelope)), options.fragments ?? 1);
+    const seq = ++this.#seq;
+    for (const i of orderOf(parts.length, options.order)) {
+      session.sendFrame({
+        SeqID: seq,
+        LogID: seq,
+        service: session.serviceId,
+        method: 1,
+        headers: [
+          { key: "type", value: "event" },
+          { key: "message_id", value: frameId },
+          { key: "sum", value: String(parts.length) },
+          { key: "seq", value: String(i) },
+          { key: "trace_id", value: traceId },
+        ],
+        payload: parts[i],
+      });
+    }
+    this.#byFrame.set(frameId, internal);
+    record.attempts.push({
+      frameId,
+      sessionId: session.id,
+      at: this.#core.clock.now(),
+      fragments: parts.length,
+      reason,
+    });
+    if (reason === "redelivery") record.redeliveries++;
+    if (record.status !== "acked") {
+      record.status = "delivered";
+      this.#arm(internal);
+    }
+    this.#core.feed.emit({
+      kind: "event.delivered",
+      event_id: record.eventId,
+      session_id: session.id,
+    });
+  }
+
+  #arm(internal: Internal): void {
+    const clock = this.#core.clock;
+    if (internal.timer !== undefined) clock.clearTimer(internal.timer);
+    internal.timer = clock.setTimer(this.#core.settings.ackTimeoutMs, () => {
+      internal.timer = undefined;
+      this.#onTimeout(internal);
+    });
+  }
+
+  #onTimeout(internal: Internal): void {
+    const { record } = internal;
+    if (record.ack) return;
+    if (record.redeliveries >= this.#core.settings.maxRedeliveries) {
+      record.status = "expired";
+      this.#core.feed.emit({ kind: "event.delivered", event_id: record.eventId });
+      return;
+    }
+    const session = this.#pick(record.appId);
+    if (session) this.#send(internal, session, "redelivery");
+    else {
+      record.status = "queued";
+      this.#core.feed.emit({ kind: "event.queued", event_id: record.eventId });
+    }
+  }
+}
