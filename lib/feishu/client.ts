@@ -1,15 +1,18 @@
 /**
  * The node-sdk implementation of {@link FeishuApi}: one `lark.Client` per
  * account with its own token cache, our stderr logger, an HTTP timeout on
- * every call, no retries, and every failure classified.
+ * every call, the proxy environment (`proxy.ts`), no retries, and every
+ * failure classified.
  * @module
  */
 
 import { Buffer } from "node:buffer";
 import type { Logger } from "../core/mod.ts";
+import { feishuHttp } from "./_http.ts";
 import { lark } from "./_sdk.ts";
 import type { FeishuApi, FeishuMessage, ReceiveIdType } from "./api.ts";
 import { classifyProviderFailure, classifyTransportFailure } from "./classify.ts";
+import { processProxyEnv, type ProxyEnv, validateProxyEnv } from "./proxy.ts";
 import { sdkLogger } from "./sdk_logger.ts";
 
 /** Options of {@link createFeishuApi}. */
@@ -22,6 +25,8 @@ export interface FeishuApiOptions {
   log: Logger;
   /** Per-request timeout; the SDK has none by default. */
   timeoutMs?: number;
+  /** Proxy variables (`HTTPS_PROXY`, `NO_PROXY`, …); default: the process environment. */
+  proxyEnv?: ProxyEnv;
 }
 
 type Envelope = { code?: number; msg?: string; data?: unknown; [k: string]: unknown };
@@ -45,33 +50,6 @@ function ownCache(): lark.Cache {
       return Promise.resolve(true);
     },
   };
-}
-
-/** Wraps the SDK's axios instance so every request carries a timeout. */
-function timedHttp(timeoutMs: number): lark.HttpInstance {
-  const base = lark.defaultHttpInstance;
-  const t = <O extends { timeout?: number }>(o?: O) => ({
-    ...(o ?? {}),
-    timeout: o?.timeout ?? timeoutMs,
-  });
-  return {
-    // deno-lint-ignore no-explicit-any
-    request: (opts: any) => base.request(t(opts)),
-    // deno-lint-ignore no-explicit-any
-    get: (url: string, opts?: any) => base.get(url, t(opts)),
-    // deno-lint-ignore no-explicit-any
-    delete: (url: string, opts?: any) => base.delete(url, t(opts)),
-    // deno-lint-ignore no-explicit-any
-    head: (url: string, opts?: any) => base.head(url, t(opts)),
-    // deno-lint-ignore no-explicit-any
-    options: (url: string, opts?: any) => base.options(url, t(opts)),
-    // deno-lint-ignore no-explicit-any
-    post: (url: string, data?: any, opts?: any) => base.post(url, data, t(opts)),
-    // deno-lint-ignore no-explicit-any
-    put: (url: string, data?: any, opts?: any) => base.put(url, data, t(opts)),
-    // deno-lint-ignore no-explicit-any
-    patch: (url: string, data?: any, opts?: any) => base.patch(url, data, t(opts)),
-  } as lark.HttpInstance;
 }
 
 /** Reads a Node readable stream (the SDK's download / error body) to bytes. */
@@ -157,6 +135,7 @@ function toMessage(raw: Record<string, unknown> | undefined | null): FeishuMessa
  * Builds the Feishu API of one account.
  */
 export function createFeishuApi(options: FeishuApiOptions): FeishuApi {
+  validateProxyEnv(options.proxyEnv ?? processProxyEnv);
   const client = new lark.Client({
     appId: options.appId,
     appSecret: options.appSecret,
@@ -164,7 +143,10 @@ export function createFeishuApi(options: FeishuApiOptions): FeishuApi {
     logger: sdkLogger(options.log, `[sdk:${options.alias}]`),
     loggerLevel: lark.LoggerLevel.warn,
     cache: ownCache(),
-    httpInstance: timedHttp(options.timeoutMs ?? 30_000),
+    httpInstance: feishuHttp({
+      timeoutMs: options.timeoutMs ?? 30_000,
+      env: options.proxyEnv ?? processProxyEnv,
+    }),
   });
   const call = async <T>(operation: string, fn: () => Promise<T>): Promise<T> => {
     try {
