@@ -40,18 +40,31 @@ export async function serve(launch: LaunchOptions): Promise<void> {
           return s;
         },
       );
+  // Calls still running when stdin ends get to answer before the server closes.
+  const inflight = new Set<Promise<unknown>>();
+  const track = <T>(p: Promise<T>): Promise<T> => {
+    inflight.add(p);
+    p.finally(() => inflight.delete(p)).catch(() => {});
+    return p;
+  };
   const app: McpApp = {
     name: SERVER_NAME,
     version: VERSION,
     instructions: INSTRUCTIONS,
-    callTool: async (args) => (await service()).app.callTool(args),
+    callTool: (args) => track(service().then((s) => s.app.callTool(args))),
     listResources: resourceList,
-    readResource: async (uri) => (await service()).app.readResource(uri),
+    readResource: (uri) => track(service().then((s) => s.app.readResource(uri))),
   };
   const mcp = createMcpServer(app, { onToolsListed: () => setTimeout(service, 0) });
   // Inbound work must start even if the client never lists tools.
   const fallback = setTimeout(service, 300);
-  await serveStdio(mcp);
+  await serveStdio(mcp, {
+    drain: async () => {
+      // Requests read just before EOF are dispatched on a later tick; let them start.
+      await new Promise((r) => setTimeout(r, 0));
+      while (inflight.size) await Promise.allSettled([...inflight]);
+    },
+  });
   clearTimeout(fallback);
   await (await service()).close();
   deps.log.info("feishu-mcp stopped");

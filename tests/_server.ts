@@ -33,8 +33,14 @@ export interface TestServer {
   workdir: string;
   /** Everything the server wrote to stderr so far. */
   stderr(): string;
+  /** Reads a resource's text. */
+  resource(uri: string): Promise<string>;
   /** One `feishu` tool call; returns `structuredContent`. */
-  call(action: string, input: Record<string, unknown>, extra?: Record<string, unknown>): Promise<Record<string, unknown>>;
+  call(
+    action: string,
+    input: Record<string, unknown>,
+    extra?: Record<string, unknown>,
+  ): Promise<Record<string, unknown>>;
   close(): Promise<void>;
 }
 
@@ -53,7 +59,10 @@ export async function startServer(options: StartOptions = {}): Promise<TestServe
   const args: string[] = ["--workdir", workdir];
   if (options.config !== undefined) {
     const path = join(workdir, "config.json");
-    await Deno.writeTextFile(path, typeof options.config === "string" ? options.config : JSON.stringify(options.config));
+    await Deno.writeTextFile(
+      path,
+      typeof options.config === "string" ? options.config : JSON.stringify(options.config),
+    );
     args.push("--config", path);
   }
   const env: Record<string, string> = {
@@ -77,8 +86,16 @@ export async function startServer(options: StartOptions = {}): Promise<TestServe
     client,
     workdir,
     stderr: () => err,
+    async resource(uri) {
+      const res = await client.readResource({ uri });
+      const first = res.contents[0] as { text?: string } | undefined;
+      return first?.text ?? "";
+    },
     async call(action, input, extra = {}) {
-      const res = await client.callTool({ name: "feishu", arguments: { action, input, reasoning: "test", ...extra } });
+      const res = await client.callTool({
+        name: "feishu",
+        arguments: { action, input, reasoning: "test", ...extra },
+      });
       return res.structuredContent as Record<string, unknown>;
     },
     async close() {
@@ -89,6 +106,26 @@ export async function startServer(options: StartOptions = {}): Promise<TestServe
 
 /** A valid app id for tests (the node-sdk ignores others silently). */
 export const APP_ID = "cli_a1b2c3d4e5f6a7b8";
+
+/**
+ * What the server has stored: every row of the store's tables (records,
+ * contacts, typing, identities) and the list of files in the workdir. Two
+ * equal digests mean no disk effect.
+ */
+export async function storeDigest(workdir: string): Promise<string> {
+  const { DatabaseSync } = await import("node:sqlite");
+  const files = (await snapshotTree(workdir)).map((l) => l.split(" ")[0]);
+  const db = new DatabaseSync(join(workdir, "feishu", "store.db"), { readOnly: true });
+  try {
+    const rows: Record<string, unknown[]> = {};
+    for (const t of ["records", "record_chunks", "contacts", "typing"]) {
+      rows[t] = db.prepare(`SELECT * FROM ${t} ORDER BY 1, 2`).all().map((r) => ({ ...r }));
+    }
+    return JSON.stringify({ files, rows });
+  } finally {
+    db.close();
+  }
+}
 
 /** Lists every file under a directory with size and mtime (for "no disk effect" checks). */
 export async function snapshotTree(dir: string): Promise<string[]> {

@@ -8,7 +8,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { DEFAULT_IDS, startEmulator } from "../lib/emulator/mod.ts";
-import { APP_ID, REPO, snapshotTree, startArgs, startServer } from "./_server.ts";
+import { APP_ID, REPO, startArgs, startServer, storeDigest } from "./_server.ts";
 
 const SECRET = DEFAULT_IDS.appSecret;
 const ACTIONS = [
@@ -28,7 +28,15 @@ const ACTIONS = [
 ];
 
 function configFor(url: string, extra: Record<string, unknown> = {}) {
-  return { accounts: [{ alias: "main", app_id: DEFAULT_IDS.appId, app_secret: SECRET, domain: url, ...extra }] };
+  return {
+    accounts: [{
+      alias: "main",
+      app_id: DEFAULT_IDS.appId,
+      app_secret: SECRET,
+      domain: url,
+      ...extra,
+    }],
+  };
 }
 
 Deno.test("tools/list shows exactly one tool, feishu, with the 13 actions in canonical order", async () => {
@@ -38,7 +46,10 @@ Deno.test("tools/list shows exactly one tool, feishu, with the 13 actions in can
     assert.equal(tools.length, 1);
     const tool = tools[0]!;
     assert.equal(tool.name, "feishu");
-    const schema = tool.inputSchema as { properties: { action: { enum: string[] } }; allOf: unknown[] };
+    const schema = tool.inputSchema as unknown as {
+      properties: { action: { enum: string[] } };
+      allOf: unknown[];
+    };
     assert.deepEqual(schema.properties.action.enum, ACTIONS);
     assert.equal(schema.allOf.length, 13);
   } finally {
@@ -46,83 +57,100 @@ Deno.test("tools/list shows exactly one tool, feishu, with the 13 actions in can
   }
 });
 
-const REJECTIONS: { name: string; args: Record<string, unknown>; code: string; message: string }[] = [
-  {
-    name: "a legacy _reasoning root key",
-    args: { action: "accounts", input: {}, reasoning: "r", _reasoning: "x" },
-    code: "INVALID_ARGUMENT",
-    message: "unsupported feishu argument",
-  },
-  {
-    name: "an unknown root key",
-    args: { action: "accounts", input: {}, reasoning: "r", unknown: 1 },
-    code: "INVALID_ARGUMENT",
-    message: "unsupported feishu argument",
-  },
-  { name: "an empty arguments object", args: {}, code: "ACTION_REQUIRED", message: "invalid feishu action" },
-  {
-    name: "an unknown action",
-    args: { action: "broadcast", input: {}, reasoning: "r" },
-    code: "ACTION_REQUIRED",
-    message: "invalid feishu action",
-  },
-  {
-    name: "a missing input",
-    args: { action: "accounts", reasoning: "r" },
-    code: "INVALID_ARGUMENT",
-    message: "input must be an object",
-  },
-  {
-    name: "a non-string reasoning",
-    args: { action: "accounts", input: {}, reasoning: 7 },
-    code: "INVALID_ARGUMENT",
-    message: "reasoning is required",
-  },
-  {
-    name: "a non-boolean summarize",
-    args: { action: "accounts", input: {}, reasoning: "r", summarize: "yes" },
-    code: "INVALID_ARGUMENT",
-    message: "summarize must be a boolean",
-  },
-  {
-    name: "a closed input with an extra key",
-    args: { action: "accounts", input: { receive_id: "ou_x" }, reasoning: "r" },
-    code: "INVALID_ARGUMENT",
-    message: "invalid feishu input",
-  },
-  {
-    name: "a send with another action's field",
-    args: { action: "send", input: { receive_id: "ou_x", text: "hi", message_id: "m" }, reasoning: "r" },
-    code: "INVALID_ARGUMENT",
-    message: "invalid feishu input",
-  },
-  {
-    name: "a send with both text and content",
-    args: {
-      action: "send",
-      input: { receive_id: "ou_x", text: "hi", content: { type: "text", text: "hi" } },
-      reasoning: "r",
+const REJECTIONS: { name: string; args: Record<string, unknown>; code: string; message: string }[] =
+  [
+    {
+      name: "a legacy _reasoning root key",
+      args: { action: "accounts", input: {}, reasoning: "r", _reasoning: "x" },
+      code: "INVALID_ARGUMENT",
+      message: "unsupported feishu argument",
     },
-    code: "INVALID_ARGUMENT",
-    message: "invalid feishu input",
-  },
-  {
-    name: "a react add with a reaction_id",
-    args: {
-      action: "react",
-      input: { message_id: "main:oc_1:om_1", operation: "add", emoji_type: "SMILE", reaction_id: "r" },
-      reasoning: "r",
+    {
+      name: "an unknown root key",
+      args: { action: "accounts", input: {}, reasoning: "r", unknown: 1 },
+      code: "INVALID_ARGUMENT",
+      message: "unsupported feishu argument",
     },
-    code: "INVALID_ARGUMENT",
-    message: "invalid feishu input",
-  },
-];
+    {
+      name: "an empty arguments object",
+      args: {},
+      code: "ACTION_REQUIRED",
+      message: "invalid feishu action",
+    },
+    {
+      name: "an unknown action",
+      args: { action: "broadcast", input: {}, reasoning: "r" },
+      code: "ACTION_REQUIRED",
+      message: "invalid feishu action",
+    },
+    {
+      name: "a missing input",
+      args: { action: "accounts", reasoning: "r" },
+      code: "INVALID_ARGUMENT",
+      message: "input must be an object",
+    },
+    {
+      name: "a non-string reasoning",
+      args: { action: "accounts", input: {}, reasoning: 7 },
+      code: "INVALID_ARGUMENT",
+      message: "reasoning is required",
+    },
+    {
+      name: "a non-boolean summarize",
+      args: { action: "accounts", input: {}, reasoning: "r", summarize: "yes" },
+      code: "INVALID_ARGUMENT",
+      message: "summarize must be a boolean",
+    },
+    {
+      name: "a closed input with an extra key",
+      args: { action: "accounts", input: { receive_id: "ou_x" }, reasoning: "r" },
+      code: "INVALID_ARGUMENT",
+      message: "invalid feishu input",
+    },
+    {
+      name: "a send with another action's field",
+      args: {
+        action: "send",
+        input: { receive_id: "ou_x", text: "hi", message_id: "m" },
+        reasoning: "r",
+      },
+      code: "INVALID_ARGUMENT",
+      message: "invalid feishu input",
+    },
+    {
+      name: "a send with both text and content",
+      args: {
+        action: "send",
+        input: { receive_id: "ou_x", text: "hi", content: { type: "text", text: "hi" } },
+        reasoning: "r",
+      },
+      code: "INVALID_ARGUMENT",
+      message: "invalid feishu input",
+    },
+    {
+      name: "a react add with a reaction_id",
+      args: {
+        action: "react",
+        input: {
+          message_id: "main:oc_1:om_1",
+          operation: "add",
+          emoji_type: "SMILE",
+          reaction_id: "r",
+        },
+        reasoning: "r",
+      },
+      code: "INVALID_ARGUMENT",
+      message: "invalid feishu input",
+    },
+  ];
 
 Deno.test("every validation rejection has its exact code and touches neither disk nor Feishu", async () => {
   await using emu = await startEmulator();
   const server = await startServer({ config: configFor(emu.url) });
   try {
-    const before = await snapshotTree(server.workdir);
+    await server.call("accounts", {}); // the service is up
+    await emu.ws.whenReady(); // and connected (identity looked up before connecting)
+    const before = await storeDigest(server.workdir);
     const requestsBefore = emu.requests().length;
     for (const r of REJECTIONS) {
       const res = await server.client.callTool({ name: "feishu", arguments: r.args });
@@ -137,7 +165,7 @@ Deno.test("every validation rejection has its exact code and touches neither dis
         retry_after_seconds: null,
       }, r.name);
     }
-    assert.deepEqual(await snapshotTree(server.workdir), before);
+    assert.equal(await storeDigest(server.workdir), before);
     assert.equal(emu.requests().length, requestsBefore);
   } finally {
     await server.close();
@@ -168,9 +196,7 @@ Deno.test("without a config the server runs degraded: manual works, the rest is 
       assert.equal(out.error_code, "NOT_CONNECTED", action);
       assert.equal(out.message, "Feishu manager is not initialized");
     }
-    const status = JSON.parse(
-      String((await server.client.readResource({ uri: "lingtai://status" })).contents[0]!.text),
-    );
+    const status = JSON.parse(await server.resource("lingtai://status"));
     assert.equal(status.status, "degraded");
     assert.equal(status.config_path_set, false);
   } finally {
@@ -206,9 +232,7 @@ for (const bad of BAD_CONFIGS) {
     try {
       assert.equal((await server.call("accounts", {})).error_code, "NOT_CONNECTED");
       assert.equal((await server.call("manual", {})).status, "ok");
-      const status = JSON.parse(
-        String((await server.client.readResource({ uri: "lingtai://status" })).contents[0]!.text),
-      );
+      const status = JSON.parse(await server.resource("lingtai://status"));
       for (const line of bad.lines) {
         assert.ok(server.stderr().includes(line), `stderr lacks: ${line}`);
         assert.ok(status.notes.some((n: string) => n.includes(line)), `status lacks: ${line}`);
@@ -223,12 +247,19 @@ for (const bad of BAD_CONFIGS) {
 
 Deno.test("secrets never appear in results, resources or stderr", async () => {
   await using emu = await startEmulator();
-  const server = await startServer({ config: configFor(emu.url), env: { FEISHU_MCP_LOG: "debug" } });
+  const server = await startServer({
+    config: configFor(emu.url),
+    env: { FEISHU_MCP_LOG: "debug" },
+  });
   try {
     const seen: string[] = [];
-    for (const action of ["accounts", "check", "contacts", "manual"]) seen.push(JSON.stringify(await server.call(action, {})));
+    for (const action of ["accounts", "check", "contacts", "manual"]) {
+      seen.push(JSON.stringify(await server.call(action, {})));
+    }
     const { resources } = await server.client.listResources();
-    for (const r of resources) seen.push(JSON.stringify(await server.client.readResource({ uri: r.uri })));
+    for (const r of resources) {
+      seen.push(JSON.stringify(await server.client.readResource({ uri: r.uri })));
+    }
     for (const text of [...seen, server.stderr()]) {
       assert.ok(!text.includes(SECRET), "app_secret leaked");
       assert.ok(!/\bt-[A-Za-z0-9]{8,}/.test(text), "a tenant token leaked");
@@ -249,10 +280,24 @@ Deno.test("stdout carries only JSON-RPC and the server exits when stdin closes",
   }).spawn();
   const w = child.stdin.getWriter();
   const lines = [
-    { jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "raw", version: "1" } } },
+    {
+      jsonrpc: "2.0",
+      id: 1,
+      method: "initialize",
+      params: {
+        protocolVersion: "2025-06-18",
+        capabilities: {},
+        clientInfo: { name: "raw", version: "1" },
+      },
+    },
     { jsonrpc: "2.0", method: "notifications/initialized" },
     { jsonrpc: "2.0", id: 2, method: "tools/list" },
-    { jsonrpc: "2.0", id: 3, method: "tools/call", params: { name: "feishu", arguments: { action: "manual", input: {}, reasoning: "r" } } },
+    {
+      jsonrpc: "2.0",
+      id: 3,
+      method: "tools/call",
+      params: { name: "feishu", arguments: { action: "manual", input: {}, reasoning: "r" } },
+    },
   ];
   for (const l of lines) await w.write(new TextEncoder().encode(JSON.stringify(l) + "\n"));
   await w.close(); // EOF: the server must notice and exit
@@ -280,7 +325,10 @@ Deno.test("a second server on the same workdir exits with a clear message", asyn
       stderr: "piped",
     }).output();
     assert.equal(second.code, 1);
-    assert.match(new TextDecoder().decode(second.stderr), /Another feishu-mcp server already runs on this workdir/);
+    assert.match(
+      new TextDecoder().decode(second.stderr),
+      /Another feishu-mcp server already runs on this workdir/,
+    );
     assert.equal(new TextDecoder().decode(second.stdout), "");
   } finally {
     await first.close();
@@ -289,7 +337,14 @@ Deno.test("a second server on the same workdir exits with a clear message", asyn
 
 Deno.test("the launcher re-executes the server with permissions scoped to the workdir", async () => {
   const server = await startServer({
-    config: { accounts: [{ alias: "main", app_id: APP_ID, app_secret: SECRET, domain: "http://127.0.0.1:9" }] },
+    config: {
+      accounts: [{
+        alias: "main",
+        app_id: APP_ID,
+        app_secret: SECRET,
+        domain: "http://127.0.0.1:9",
+      }],
+    },
   });
   try {
     const confined: string[][] = [];
@@ -308,8 +363,13 @@ Deno.test("the launcher re-executes the server with permissions scoped to the wo
     assert.ok(argv.includes(`--allow-write=${server.workdir}`));
     assert.ok(argv.includes("--allow-net=127.0.0.1:9"));
     const read = argv.find((a) => a.startsWith("--allow-read="))!;
-    assert.deepEqual(read.slice("--allow-read=".length).split(",").sort(), [REPO, server.workdir, join(server.workdir, "config.json")].sort());
-    assert.ok(!argv.includes("-A") && !argv.includes("--allow-all") && !argv.includes("--allow-read"));
+    assert.deepEqual(
+      read.slice("--allow-read=".length).split(",").sort(),
+      [REPO, server.workdir, join(server.workdir, "config.json")].sort(),
+    );
+    assert.ok(
+      !argv.includes("-A") && !argv.includes("--allow-all") && !argv.includes("--allow-read"),
+    );
   } finally {
     await server.close();
   }

@@ -13,6 +13,8 @@ import type { McpHandle } from "./server.ts";
 export interface StdioOptions {
   /** How often to check that the parent still lives (ms); 0 disables. */
   orphanCheckMs?: number;
+  /** Awaited after stdin ends, before closing: lets in-flight calls answer. */
+  drain?: () => Promise<void>;
 }
 
 /**
@@ -37,5 +39,6 @@ export async function serveStdio(handle: McpHandle, options: StdioOptions = {}):
   });
   await Promise.race([ended, handle.closed]);
   if (timer !== undefined) clearInterval(timer);
+  if (options.drain) await options.drain();
   await handle.close().catch(() => {});
 }
