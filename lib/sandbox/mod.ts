@@ -1,12 +1,106 @@
 /**
  * `sandbox`: the loopback Feishu emulator with its web chat page, the bridge
- * and a demo agent. (Wired once the emulator lands.)
+ * (spawned exactly as an agent runtime would, through `main.ts serve`) and a
+ * demo agent that answers, so the whole loop runs with no tenant and no LLM.
  * @module
  */
 
-import type { LaunchOptions } from "../config/mod.ts";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import type { LaunchOptions } from "../config/launch.ts";
+import { DEFAULT_IDS, startEmulator } from "../emulator/mod.ts";
+import { Client, StdioClientTransport } from "../mcp/client.ts";
+import { answer, type ChannelPush, toolCaller } from "./demo_agent.ts";
 
-/** Runs the sandbox until interrupted. */
-export function runSandbox(_launch: LaunchOptions): Promise<void> {
-  return Promise.reject(new Error("sandbox is not wired yet"));
+const APP_DIR = fileURLToPath(new URL("../..", import.meta.url)).replace(/\/$/, "");
+
+function say(line: string): void {
+  Deno.stderr.writeSync(new TextEncoder().encode(line + "\n"));
+}
+
+/** Runs the sandbox until interrupted (Ctrl-C). */
+export async function runSandbox(launch: LaunchOptions): Promise<void> {
+  const port = launch.port ?? 8787;
+  const emu = await startEmulator({ port, chatRateLimit: 5 }).catch(() =>
+    startEmulator({ chatRateLimit: 5 })
+  );
+  const workdir = launch.workdirExplicit ? launch.workdir : join(APP_DIR, ".work", "sandbox");
+  await Deno.mkdir(workdir, { recursive: true });
+  const configPath = join(workdir, "sandbox-config.json");
+  await Deno.writeTextFile(
+    configPath,
+    JSON.stringify(
+      {
+        accounts: [{
+          alias: "sandbox",
+          app_id: DEFAULT_IDS.appId,
+          app_secret: DEFAULT_IDS.appSecret,
+          domain: emu.url,
+        }],
+      },
+      null,
+      2,
+    ) + "\n",
+  );
+  const serveArgs = [
+    "run",
+    "--no-prompt",
+    "--allow-read",
+    "--allow-run",
+    "--allow-env",
+    "--allow-write",
+    join(APP_DIR, "main.ts"),
+    "serve",
+    "--config",
+    configPath,
+    "--workdir",
+    workdir,
+  ];
+  const noAgent = Deno.env.get("FEISHU_SANDBOX_NO_AGENT") === "1";
+  say(`\nFeishu emulator + web chat: ${emu.url}/`);
+  say(`Workdir: ${workdir}`);
+  say(`Config:  ${configPath}`);
+  say("\nTo drive the bridge from your own MCP client instead of the demo agent, run");
+  say("FEISHU_SANDBOX_NO_AGENT=1 deno task sandbox and use:");
+  say(
+    JSON.stringify(
+      { mcpServers: { feishu: { command: Deno.execPath(), args: serveArgs } } },
+      null,
+      2,
+    ),
+  );
+
+  let client: Client | null = null;
+  if (!noAgent) {
+    client = new Client({ name: "feishu-sandbox-demo-agent", version: "1.0.0" });
+    const call = toolCaller(client);
+    client.fallbackNotificationHandler = (n) => {
+      if (n.method === "notifications/claude/channel") {
+        answer(n.params as unknown as ChannelPush, call).catch((err) =>
+          say(`demo agent: ${String(err)}`)
+        );
+      }
+      return Promise.resolve();
+    };
+    const transport = new StdioClientTransport({
+      command: Deno.execPath(),
+      args: serveArgs,
+      cwd: APP_DIR,
+      stderr: "inherit",
+    });
+    await client.connect(transport);
+    await client.listTools();
+    say(
+      "\nDemo agent connected. Open the page, pick Alice's DM and say hello (try: help, progress, card, table).\n",
+    );
+  }
+
+  await new Promise<void>((resolve) => {
+    const stop = () => resolve();
+    Deno.addSignalListener("SIGINT", stop);
+    Deno.addSignalListener("SIGTERM", stop);
+  });
+  say("\nstopping…");
+  await client?.close();
+  await emu.close();
 }
