@@ -167,9 +167,10 @@ function target(t: Target | string): Target {
 }
 
 async function* lines(stream: ReadableStream<Uint8Array>): AsyncGenerator<string> {
+  const decoder = new TextDecoder();
   let buffer = "";
-  for await (const chunk of stream.pipeThrough(new TextDecoderStream())) {
-    buffer += chunk;
+  for await (const chunk of stream) {
+    buffer += decoder.decode(chunk, { stream: true });
     let nl: number;
     while ((nl = buffer.indexOf("\n")) !== -1) {
       yield buffer.slice(0, nl);

@@ -112,10 +112,10 @@ async function main(executablePath: string, profile: string): Promise<void> {
   try {
     context.setDefaultTimeout(15_000);
     const page = context.pages()[0] ?? await context.newPage();
-    const lines = Deno.stdin.readable.pipeThrough(new TextDecoderStream());
+    const decoder = new TextDecoder();
     let buffer = "";
-    for await (const chunk of lines) {
-      buffer += chunk;
+    for await (const chunk of Deno.stdin.readable) {
+      buffer += decoder.decode(chunk, { stream: true });
       let nl: number;
       while ((nl = buffer.indexOf("\n")) !== -1) {
         const c = JSON.parse(buffer.slice(0, nl)) as DriverCommand;

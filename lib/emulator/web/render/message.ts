@@ -34,8 +34,10 @@ export function renderText(text: string, ctx: RenderContext): string {
   for (const m of text.matchAll(TEXT_TOKENS)) {
     out += escapeLines(text.slice(last, m.index));
     last = m.index + m[0].length;
-    if (m[1]) out += mentionChip(mentionName(m[1], ctx));
-    else if (m[2]) out += mentionChip(mentionName(m[2], ctx, (m[3] ?? "").trim()));
+    if (m[1]) {
+      const known = m[1] === "@_all" || ctx.mentions.some((x) => x.key === m[1]);
+      out += known ? mentionChip(mentionName(m[1], ctx)) : escapeHtml(m[1]);
+    } else if (m[2]) out += mentionChip(mentionName(m[2], ctx, (m[3] ?? "").trim()));
     else out += link(m[4] ?? "", escapeHtml(m[4] ?? ""));
   }
   return out + escapeLines(text.slice(last));
