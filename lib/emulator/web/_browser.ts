@@ -93,6 +93,10 @@ export class Browser implements AsyncDisposable {
   async click(selector: string, hasText?: string): Promise<void> {
     await this.#send({ op: "click", selector, hasText });
   }
+  /** Moves the mouse over the first match (reveals hover-only controls). */
+  async hover(selector: string, hasText?: string): Promise<void> {
+    await this.#send({ op: "hover", selector, hasText });
+  }
   /** Types into an input or textarea (replacing its value). */
   async fill(selector: string, value: string): Promise<void> {
     await this.#send({ op: "fill", selector, value });

@@ -22,6 +22,7 @@ export interface DriverCommand {
     | "goto"
     | "waitFor"
     | "click"
+    | "hover"
     | "fill"
     | "select"
     | "text"
@@ -71,6 +72,9 @@ async function run(page: Page, c: DriverCommand): Promise<unknown> {
       return null;
     case "click":
       await locate(page, c).first().click();
+      return null;
+    case "hover":
+      await locate(page, c).first().hover();
       return null;
     case "fill":
       await locate(page, c).first().fill(c.value ?? "");
