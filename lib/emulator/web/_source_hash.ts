@@ -46,7 +46,16 @@ export async function sourceHash(): Promise<string> {
   return [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, "0")).join("");
 }
 
-/** The fingerprint recorded in a bundle's header, or undefined. */
+/**
+ * The fingerprint recorded in a bundle's header, or undefined.
+ *
+ * @example
+ * ```ts
+ * import { recordedHash } from "./_source_hash.ts";
+ * if (recordedHash("// x\n// source-hash: ab12\ncode") !== "ab12") throw new Error();
+ * if (recordedHash("code") !== undefined) throw new Error();
+ * ```
+ */
 export function recordedHash(bundle: string): string | undefined {
   const line = bundle.split("\n", 6).find((l) => l.startsWith(HASH_PREFIX));
   return line?.slice(HASH_PREFIX.length).trim();

@@ -10,6 +10,8 @@
  */
 
 import {
+  chatLabel,
+  chatsOf,
   contextFor,
   layoutTimeline,
   messagePreview,
@@ -20,7 +22,7 @@ import {
 import { clickCard, fetchMessages, fetchState, react } from "./api.ts";
 import { setupComposer } from "./composer.ts";
 import { byId } from "./dom.ts";
-import { chatLabel, chatsOf, renderSidebar } from "./sidebar.ts";
+import { renderSidebar } from "./sidebar.ts";
 import { patchTimeline, resetTimeline } from "./timeline_view.ts";
 import { showToast } from "./toast.ts";
 

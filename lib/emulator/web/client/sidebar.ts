@@ -4,23 +4,7 @@
  * @module
  */
 
-import { escapeHtml, type PageChat, type PageState } from "../render/mod.ts";
-
-/** The label and subtitle of a chat in the list and the header. */
-export function chatLabel(chat: PageChat, state: PageState): { name: string; sub: string } {
-  if (chat.chat_mode === "p2p") {
-    const users = chat.members.map((id) => state.users.find((u) => u.open_id === id)?.name ?? id);
-    return { name: state.app.bot_name, sub: `Direct message · ${users.join(", ")}` };
-  }
-  const kind = chat.chat_mode === "topic" ? "Topic group" : "Group";
-  return { name: chat.name || chat.chat_id, sub: `${kind} · ${chat.members.length} members` };
-}
-
-/** The chats the viewer is a member of: DMs first, then groups, then topic groups. */
-export function chatsOf(state: PageState, viewer: string): PageChat[] {
-  const rank = (c: PageChat) => c.chat_mode === "p2p" ? 0 : c.chat_mode === "group" ? 1 : 2;
-  return state.chats.filter((c) => c.members.includes(viewer)).sort((a, b) => rank(a) - rank(b));
-}
+import { chatLabel, chatsOf, escapeHtml, type PageState } from "../render/mod.ts";
 
 /** Fills the user select and the chat list. */
 export function renderSidebar(

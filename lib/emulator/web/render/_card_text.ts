@@ -8,7 +8,17 @@ import { arr, escapeHtml, escapeLines, isObj, type Obj, safeHref, str } from "./
 import { renderMarkdown } from "./markdown.ts";
 import type { RenderContext } from "./types.ts";
 
-/** The content of a text object, its i18n variant, or a bare string. */
+/**
+ * The content of a text object, its i18n variant, or a bare string.
+ *
+ * @example
+ * ```ts
+ * import { textContent } from "./_card_text.ts";
+ * if (textContent({ tag: "plain_text", content: "a" }) !== "a") throw new Error();
+ * if (textContent({ i18n_content: { zh_cn: "中", en_us: "en" } }) !== "en") throw new Error();
+ * if (textContent("s") !== "s" || textContent(3) !== "") throw new Error();
+ * ```
+ */
 export function textContent(t: unknown): string {
   if (typeof t === "string") return t;
   if (!isObj(t)) return "";
@@ -20,7 +30,18 @@ export function textContent(t: unknown): string {
   return str(t.text);
 }
 
-/** Renders a text object: `lark_md` as markdown, anything else as plain text. */
+/**
+ * Renders a text object: `lark_md` as markdown, anything else as plain text.
+ *
+ * @example
+ * ```ts
+ * import { renderText } from "./_card_text.ts";
+ * import { contextFor } from "./types.ts";
+ * const ctx = contextFor(undefined);
+ * if (renderText({ tag: "plain_text", content: "**a**" }, ctx) !== "**a**") throw new Error();
+ * if (renderText({ tag: "lark_md", content: "**a**" }, ctx) !== '<div class="card-md"><p><strong>a</strong></p></div>') throw new Error();
+ * ```
+ */
 export function renderText(t: unknown, ctx: RenderContext): string {
   const content = textContent(t);
   if (isObj(t) && t.tag === "lark_md") {
@@ -59,7 +80,19 @@ export function templateClass(template: unknown): string {
   return `tpl-${TEMPLATES.has(t) ? t : "default"}`;
 }
 
-/** Renders a card header: title, subtitle, tags, template colour. */
+/**
+ * Renders a card header: title, subtitle, tags, template colour; nothing
+ * when it has no text.
+ *
+ * @example
+ * ```ts
+ * import { renderHeader } from "./_card_text.ts";
+ * import { contextFor } from "./types.ts";
+ * const html = renderHeader({ title: { tag: "plain_text", content: "<T>" }, template: "red" }, contextFor(undefined));
+ * if (html !== '<div class="card-header tpl-red"><div class="card-title">&lt;T&gt;</div></div>') throw new Error(html);
+ * if (renderHeader({ template: "red" }, contextFor(undefined)) !== "") throw new Error();
+ * ```
+ */
 export function renderHeader(header: unknown, ctx: RenderContext): string {
   if (!isObj(header)) return "";
   const title = textContent(header.title);
@@ -123,6 +156,15 @@ export function buttonTarget(el: Obj): ButtonTarget {
 /**
  * Renders a button; the page posts `data-value` to `/__emu/api/click` or
  * opens `data-url`.
+ *
+ * @example
+ * ```ts
+ * import { renderButton } from "./_card_text.ts";
+ * const html = renderButton({ tag: "button", text: { content: "Go" }, value: { k: "v" }, disabled: true });
+ * if (html !== '<button type="button" class="card-btn btn-default" data-value="{&quot;k&quot;:&quot;v&quot;}" data-tag="button" disabled>Go</button>') {
+ *   throw new Error(html);
+ * }
+ * ```
  */
 export function renderButton(el: Obj): string {
   const type = str(el.type, "default");

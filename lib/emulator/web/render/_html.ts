@@ -28,7 +28,15 @@ export function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (c) => TEXT_ESCAPES[c] ?? c);
 }
 
-/** Escaped text with each newline turned into `<br>`. */
+/**
+ * Escaped text with each newline turned into `<br>`.
+ *
+ * @example
+ * ```ts
+ * import { escapeLines } from "./_html.ts";
+ * if (escapeLines("a<\r\nb\nc") !== "a&lt;<br>b<br>c") throw new Error();
+ * ```
+ */
 export function escapeLines(text: string): string {
   return escapeHtml(text).replace(/\r?\n/g, "<br>");
 }

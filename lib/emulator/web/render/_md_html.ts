@@ -47,7 +47,16 @@ export function parseFeishuTag(html: string): FeishuTag | undefined {
   };
 }
 
-/** The id an `<at>` tag names (`id`, `user_id`, `open_id` or `email`). */
+/**
+ * The id an `<at>` tag names (`id`, `user_id`, `open_id` or `email`).
+ *
+ * @example
+ * ```ts
+ * import { atTarget, parseFeishuTag } from "./_md_html.ts";
+ * const tag = parseFeishuTag("<at user_id='ou_1'>");
+ * if (!tag || atTarget(tag) !== "ou_1") throw new Error();
+ * ```
+ */
 export function atTarget(tag: FeishuTag): string {
   const a = tag.attrs;
   return a.id ?? a.user_id ?? a.open_id ?? a.email ?? "";

@@ -10,6 +10,7 @@ export { type MarkdownOptions, renderMarkdown } from "./markdown.ts";
 export { postPreview, renderPost } from "./post.ts";
 export { cardPreview, renderCard } from "./card.ts";
 export { messagePreview, renderBody, renderText } from "./message.ts";
+export { chatLabel, chatsOf } from "./chats.ts";
 export { extractBotMention } from "./compose.ts";
 export { emojiGlyph, PICKER_EMOJIS } from "./emoji.ts";
 export { layoutTimeline, type TimelineEntry } from "./timeline.ts";

@@ -23,7 +23,16 @@ import { emojiGlyph } from "./emoji.ts";
 import { renderMarkdown } from "./markdown.ts";
 import type { RenderContext } from "./types.ts";
 
-/** The title and lines of a post, whichever shape it came in. */
+/**
+ * The title and lines of a post, whichever shape it came in.
+ *
+ * @example
+ * ```ts
+ * import { postBody } from "./post.ts";
+ * const b = postBody({ en_us: { title: "T", content: [[{ tag: "hr" }]] } });
+ * if (b.title !== "T" || b.lines.length !== 1) throw new Error();
+ * ```
+ */
 export function postBody(content: unknown): { title: string; lines: unknown[][] } {
   let body: unknown = isObj(content) && isObj(content.post) ? content.post : content;
   if (isObj(body) && !Array.isArray(body.content)) {
@@ -50,7 +59,19 @@ function styled(el: Obj, html: string): string {
   return out;
 }
 
-/** The name an `at` element (or a text placeholder) stands for. */
+/**
+ * The name an `at` element (or a text placeholder) stands for: a placeholder
+ * of the message, else the name given, else a lookup, else the id.
+ *
+ * @example
+ * ```ts
+ * import { mentionName } from "./post.ts";
+ * import { contextFor } from "./types.ts";
+ * const ctx = contextFor(undefined, [{ key: "@_user_1", id: "ou_b", name: "Bob" }]);
+ * if (mentionName("@_user_1", ctx) !== "Bob" || mentionName("all", ctx) !== "All") throw new Error();
+ * if (mentionName("ou_x", ctx, "X") !== "X" || mentionName("ou_y", ctx) !== "ou_y") throw new Error();
+ * ```
+ */
 export function mentionName(id: string, ctx: RenderContext, given?: string): string {
   if (id === "all" || id === "@_all") return "All";
   const placeholder = ctx.mentions.find((m) => m.key === id);
