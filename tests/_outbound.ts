@@ -30,8 +30,8 @@ export interface Rig extends AsyncDisposable {
   /** One `feishu` call; returns `structuredContent`. */
   call(action: string, input: Record<string, unknown>): Promise<Record<string, unknown>>;
   /**
-   * A user sends a message; resolves with its compound id once the server
-   * has recorded it (and reacted with OK / Typing).
+   * A user sends a message (mentioning the bot in groups); resolves with its
+   * compound id once the server has recorded it (and reacted with OK / Typing).
    */
   inbound(
     input: Parameters<Emulator["userSends"]>[0],
@@ -83,11 +83,23 @@ export async function startRig(options: RigOptions = {}): Promise<Rig> {
     }
     return Promise.resolve();
   };
-  const pushFor = (test: (p: ChannelPush) => boolean) =>
-    new Promise<ChannelPush>((resolve) => {
+  // A failsafe, not a wait: a message the server never records fails the test instead of hanging it.
+  const pushFor = (test: (p: ChannelPush) => boolean, what: string) =>
+    new Promise<ChannelPush>((resolve, reject) => {
       const seen = pushes.find(test);
       if (seen) return resolve(seen);
-      waiters.push({ test, resolve });
+      const timer = setTimeout(() => {
+        waiters.splice(waiters.indexOf(waiter), 1);
+        reject(new Error(`Expected the server to record ${what} but it never pushed it`));
+      }, 30_000);
+      const waiter = {
+        test,
+        resolve: (p: ChannelPush) => {
+          clearTimeout(timer);
+          resolve(p);
+        },
+      };
+      waiters.push(waiter);
     });
   // A first call loads the service (and with it the long connection).
   await server.call("accounts", {});
@@ -98,8 +110,15 @@ export async function startRig(options: RigOptions = {}): Promise<Rig> {
     mediaDir,
     call: (action, input) => server.call(action, input),
     async inbound(input) {
-      const { messageId } = emu.userSends(input);
-      const push = await pushFor((p) => p.meta.message_id?.endsWith(`:${messageId}`) ?? false);
+      // Group messages reach the agent only when they mention the bot.
+      const p2p = emu.world.chats.get(input.chat)?.mode === "p2p";
+      const { messageId } = emu.userSends(
+        p2p || input.mentions ? input : { ...input, mentions: ["bot"] },
+      );
+      const push = await pushFor(
+        (p) => p.meta.message_id?.endsWith(`:${messageId}`) ?? false,
+        `message ${messageId}`,
+      );
       return { id: push.meta.message_id!, messageId: messageId!, push };
     },
     botTexts: (chatId) =>
