@@ -8,7 +8,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { DEFAULT_IDS, startEmulator } from "../lib/emulator/mod.ts";
-import { APP_ID, REPO, startArgs, startServer, storeDigest } from "./_server.ts";
+import { APP_DIR, APP_ID, REPO, startArgs, startServer, storeDigest } from "./_server.ts";
 
 const SECRET = DEFAULT_IDS.appSecret;
 const ACTIONS = [
@@ -365,7 +365,7 @@ Deno.test("the launcher re-executes the server with permissions scoped to the wo
     const read = argv.find((a) => a.startsWith("--allow-read="))!;
     assert.deepEqual(
       read.slice("--allow-read=".length).split(",").sort(),
-      [REPO, server.workdir, join(server.workdir, "config.json")].sort(),
+      [APP_DIR, server.workdir, join(server.workdir, "config.json")].sort(),
     );
     assert.ok(
       !argv.includes("-A") && !argv.includes("--allow-all") && !argv.includes("--allow-read"),
