@@ -33,7 +33,7 @@ export const NEVER_LOADED: readonly string[] = ["@wasm-audio-decoders/opus-ml"];
 export interface BuildOptions {
   /** Output file. */
   outFile: string;
-  /** Minify, keeping function and class names (default true). */
+  /** Minify (default true). */
   minify?: boolean;
 }
 
@@ -54,8 +54,10 @@ export async function buildBundle(options: BuildOptions): Promise<BuildResult> {
       "--platform=deno",
       "--config",
       join(REPO_DIR, "deno.json"),
-      // Names kept: errors and some npm code read `constructor.name` (6% of the size).
-      ...(options.minify ?? true ? ["--minify", "--keep-names"] : []),
+      // Not `--keep-names`: it breaks the `require` shim Deno adds for CommonJS
+      // packages ("Dynamic require of node:util is not supported"). Our errors set
+      // their `name` explicitly.
+      ...(options.minify ?? true ? ["--minify"] : []),
       ...NEVER_LOADED.flatMap((m) => ["--external", m]),
       "-o",
       options.outFile,
