@@ -73,7 +73,6 @@ export async function run(): Promise<BenchResult[]> {
   const bareMed = median(bare);
   const b = await coldStart(bareArgs);
   const bareCall = await perCall(
-    b.client,
     () => b.client.callTool({ name: "echo", arguments: { text: "x" } }),
     300,
   );

@@ -6,7 +6,6 @@
  */
 
 import assert from "node:assert/strict";
-import { join } from "node:path";
 import { DEFAULT_IDS, startEmulator } from "../lib/emulator/mod.ts";
 import { APP_ID, REPO, startArgs, startServer, storeDigest } from "./_server.ts";
 
