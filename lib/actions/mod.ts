@@ -8,7 +8,7 @@ export * from "./context.ts";
 export * from "./dispatch.ts";
 export { accountDetails, accounts } from "./accounts.ts";
 export { check, read, READ_KEYS, search, SEARCH_KEYS } from "./inbox.ts";
-export { MANUAL, MANUAL_PATH, manualResult, splitFrontmatter } from "./manual.ts";
+export { MANUAL, MANUAL_URI, manualPath, manualResult, splitFrontmatter } from "./manual.ts";
 export * from "./outbound_runtime.ts";
 export { liveActions } from "./live.ts";
 export { send } from "./send.ts";

@@ -6,25 +6,23 @@
  */
 
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import type { LaunchOptions } from "../config/launch.ts";
+import { type App, appCommand } from "../launch/mod.ts";
 import { DEFAULT_IDS, startEmulator } from "../emulator/mod.ts";
 import { Client, StdioClientTransport } from "../mcp/client.ts";
 import { answer, type ChannelPush, toolCaller } from "./demo_agent.ts";
-
-const APP_DIR = fileURLToPath(new URL("../..", import.meta.url)).replace(/\/$/, "");
 
 function say(line: string): void {
   Deno.stderr.writeSync(new TextEncoder().encode(line + "\n"));
 }
 
-/** Runs the sandbox until interrupted (Ctrl-C). */
-export async function runSandbox(launch: LaunchOptions): Promise<void> {
+/** Runs the sandbox until interrupted (Ctrl-C); `app` is what runs (source, bundle, binary). */
+export async function runSandbox(launch: LaunchOptions, app: App): Promise<void> {
   const port = launch.port ?? 8787;
   const emu = await startEmulator({ port, chatRateLimit: 5 }).catch(() =>
     startEmulator({ chatRateLimit: 5 })
   );
-  const workdir = launch.workdirExplicit ? launch.workdir : join(APP_DIR, ".work", "sandbox");
+  const workdir = launch.workdirExplicit ? launch.workdir : join(app.appDir, ".work", "sandbox");
   await Deno.mkdir(workdir, { recursive: true });
   const configPath = join(workdir, "sandbox-config.json");
   await Deno.writeTextFile(
@@ -42,20 +40,10 @@ export async function runSandbox(launch: LaunchOptions): Promise<void> {
       2,
     ) + "\n",
   );
-  const serveArgs = [
-    "run",
-    "--no-prompt",
-    "--allow-read",
-    "--allow-run",
-    "--allow-env",
-    "--allow-write",
-    join(APP_DIR, "main.ts"),
-    "serve",
-    "--config",
-    configPath,
-    "--workdir",
-    workdir,
-  ];
+  const bridge = appCommand(app, {
+    flags: ["--no-prompt", "--allow-read", "--allow-run", "--allow-env", "--allow-write"],
+    args: ["serve", "--config", configPath, "--workdir", workdir],
+  });
   const noAgent = Deno.env.get("FEISHU_SANDBOX_NO_AGENT") === "1";
   say(`\nFeishu emulator + web chat: ${emu.url}/`);
   say(`Workdir: ${workdir}`);
@@ -64,7 +52,7 @@ export async function runSandbox(launch: LaunchOptions): Promise<void> {
   say("FEISHU_SANDBOX_NO_AGENT=1 deno task sandbox and use:");
   say(
     JSON.stringify(
-      { mcpServers: { feishu: { command: Deno.execPath(), args: serveArgs } } },
+      { mcpServers: { feishu: bridge } },
       null,
       2,
     ),
@@ -83,9 +71,9 @@ export async function runSandbox(launch: LaunchOptions): Promise<void> {
       return Promise.resolve();
     };
     const transport = new StdioClientTransport({
-      command: Deno.execPath(),
-      args: serveArgs,
-      cwd: APP_DIR,
+      command: bridge.command,
+      args: bridge.args,
+      cwd: app.appDir,
       stderr: "inherit",
     });
     await client.connect(transport);

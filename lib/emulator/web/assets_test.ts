@@ -9,7 +9,7 @@ Deno.test("WEB_ASSETS: the emulator serves the page at / and its script and styl
   const page = await get("/");
   assert.equal(page.headers.get("content-type"), "text/html; charset=utf-8");
   const html = await page.text();
-  const refs = [...html.matchAll(/(?:src|href)="\/web\/([^"]+)"/g)].map((m) => m[1]);
+  const refs = [...html.matchAll(/(?:src|href)="\/web\/([^"]+)"/g)].map((m) => m[1] ?? "");
   assert.deepEqual(refs.sort(), ["app.js", "style.css"]);
   for (const name of refs) {
     const res = await get(`/web/${name}`);
