@@ -109,22 +109,24 @@ export function persistSent(
   const status = String(record.status);
   const chunkIds = (record.message_ids as string[]).slice();
   try {
-    const inserted = ctx.store.records.insert({
-      account: alias,
-      id,
-      chatId: String(record.chat_id),
-      threadId: typeof record.thread_id === "string" ? record.thread_id : null,
-      feishuMessageId: String(record.feishu_message_id),
-      direction: "outgoing",
-      kind: "sent",
-      status,
-      createTime: Math.floor(at / 1000) * 1000,
-      record,
-      chunkIds,
+    ctx.store.transaction(() => {
+      const inserted = ctx.store.records.insert({
+        account: alias,
+        id,
+        chatId: String(record.chat_id),
+        threadId: typeof record.thread_id === "string" ? record.thread_id : null,
+        feishuMessageId: String(record.feishu_message_id),
+        direction: "outgoing",
+        kind: "sent",
+        status,
+        createTime: Math.floor(at / 1000) * 1000,
+        record,
+        chunkIds,
+      });
+      if (!inserted && ctx.store.records.get(alias, id)?.status === "partial") {
+        ctx.store.records.update(alias, id, { record, status, chunkIds });
+      }
     });
-    if (!inserted && ctx.store.records.get(alias, id)?.status === "partial") {
-      ctx.store.records.update(alias, id, { record, status, chunkIds });
-    }
     return undefined;
   } catch (err) {
     const reason = err instanceof Error ? err.message : String(err);
