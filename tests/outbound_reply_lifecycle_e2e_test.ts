@@ -7,6 +7,8 @@
  */
 
 import assert from "node:assert/strict";
+import { join } from "node:path";
+import { DatabaseSync } from "node:sqlite";
 import type { Emulator, RequestRecord } from "../lib/emulator/mod.ts";
 import { D, type Rig, startRig } from "./_outbound.ts";
 
@@ -397,6 +399,7 @@ Deno.test("outbound replies, progress cards and lifecycle end to end", async (t)
       content: { type: "markdown", markdown: chunks(marks) },
     });
     assert.equal(out.chunk_count, 2, JSON.stringify(out));
+    assert.equal(out.content_type, "markdown");
     return out.message_ids as string[];
   };
   const physical = (id: string) => id.split(":")[2]!;
@@ -413,6 +416,13 @@ Deno.test("outbound replies, progress cards and lifecycle end to end", async (t)
       const rec = await recordOf(rig, D.team, ids[0]!);
       assert.equal((rec.content as Record<string, unknown>).type, "markdown");
       assert.equal(rec.message_type, "post");
+      // read does not project feishu_message_ids; the stored record has them.
+      const db = new DatabaseSync(join(rig.server.workdir, "feishu", "store.db"), {
+        readOnly: true,
+      });
+      const row = db.prepare("SELECT record FROM records WHERE id = ?").get(ids[0]!);
+      db.close();
+      assert.deepEqual(JSON.parse(String(row!.record)).feishu_message_ids, ids.map(physical));
       assert.deepEqual(rec.message_ids, ids);
       assert.deepEqual(rec.chunks, [{ index: 1, message_id: ids[0] }, {
         index: 2,
