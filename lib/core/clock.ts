@@ -81,6 +81,11 @@ export class ManualClock implements Clock {
     return this.#waiters.length;
   }
 
+  /** How long until each pending sleep wakes, soonest first. */
+  pendingDelays(): number[] {
+    return this.#waiters.map((w) => w.at - this.#now).sort((a, b) => a - b);
+  }
+
   /** Moves time forward and wakes every sleeper whose deadline has passed. */
   advance(ms: number): void {
     this.#now += ms;

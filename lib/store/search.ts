@@ -42,6 +42,8 @@ export interface SearchOptions {
   pattern: string;
   cap?: number;
   budgetMs?: number;
+  /** How long the worker may take to start scanning (module load, db open). */
+  startupMs?: number;
 }
 
 /** Runs searches in a reusable worker. */
@@ -89,8 +91,10 @@ export class Searcher {
       worker.onmessage = (ev: MessageEvent<SearchReply>) => {
         const m = ev.data;
         if (m.jobId !== job.jobId) return;
-        if (m.type === "started") startBudget();
-        else if (m.type === "match") records.push(JSON.parse(m.record));
+        if (m.type === "started") {
+          startup.abort();
+          startBudget();
+        } else if (m.type === "match") records.push(JSON.parse(m.record));
         else if (m.type === "done") {
           finish(() => resolve({ records, total: m.total, timedOut: false }));
         } else finish(() => reject(new Error(`search failed: ${m.message}`)));
@@ -106,6 +110,14 @@ export class Searcher {
           this.#kill();
           finish(() => resolve({ records, total: records.length, timedOut: true }));
         }, () => {});
+      // A worker that never starts (it crashed while loading, or lost the job)
+      // must not hang the call forever.
+      const startup = new AbortController();
+      abort.signal.addEventListener("abort", () => startup.abort(), { once: true });
+      this.#clock.sleep(options.startupMs ?? 15_000, startup.signal).then(() => {
+        this.#kill();
+        finish(() => reject(new Error("search worker did not start")));
+      }, () => {});
       worker.postMessage(job);
     });
   }
