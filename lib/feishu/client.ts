@@ -415,6 +415,8 @@ export function createFeishuApi(options: FeishuApiOptions): FeishuApi {
  * import { fileNameFromDisposition } from "./client.ts";
  * if (fileNameFromDisposition('attachment; filename="a b.pdf"') !== "a b.pdf") throw new Error();
  * if (fileNameFromDisposition("attachment; filename*=UTF-8''%E6%96%87.txt") !== "文.txt") throw new Error();
+ * if (fileNameFromDisposition('attachment; filename="..%2Fa%20b.mp4"') !== "../a b.mp4") throw new Error();
+ * if (fileNameFromDisposition('attachment; filename="100%.txt"') !== "100%.txt") throw new Error();
  * ```
  */
 export function fileNameFromDisposition(header: string | undefined): string | null {
@@ -429,5 +431,15 @@ export function fileNameFromDisposition(header: string | undefined): string | nu
   }
   const plain = header.match(/filename\s*=\s*"([^"]*)"/) ?? header.match(/filename\s*=\s*([^;]+)/);
   const name = plain?.[1]?.trim();
-  return name ? name : null;
+  return name ? percentDecoded(name) : null;
+}
+
+/** A plain `filename` that carries percent-escapes (as Feishu sends non-ASCII names), decoded. */
+function percentDecoded(name: string): string {
+  if (!/%[0-9A-Fa-f]{2}/.test(name)) return name;
+  try {
+    return decodeURIComponent(name);
+  } catch {
+    return name; // not valid percent-encoding: the name is literal
+  }
 }
