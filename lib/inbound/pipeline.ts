@@ -233,6 +233,7 @@ export function createPipeline(deps: PipelineDeps): Pipeline {
       alias: account.alias,
       nowMs: deps.clock.now(),
       contactName: (id) => account.names.known(id),
+      messageChat: (id) => deps.store.records.chatOfFeishuMessage(account.alias, id),
     });
     if (!rec) return;
     const inserted = deps.store.records.insert({

@@ -139,6 +139,22 @@ export class RecordStore {
     ).get(account, feishuMessageId) !== undefined;
   }
 
+  /** The chat (and its type) of a stored message with this Feishu message id, if any. */
+  chatOfFeishuMessage(
+    account: string,
+    feishuMessageId: string,
+  ): { chatId: string; chatType: string | null } | null {
+    const row = this.#db.prepare(
+      `SELECT chat_id, json_extract(record, '$.chat_type') AS chat_type FROM records
+       WHERE account = ? AND feishu_message_id = ? AND kind IN ('message', 'sent') LIMIT 1`,
+    ).get(account, feishuMessageId);
+    if (!row) return null;
+    return {
+      chatId: String(row.chat_id),
+      chatType: typeof row.chat_type === "string" ? row.chat_type : null,
+    };
+  }
+
   /** A chat's visible records, newest first; `limit` null means all. */
   listChat(account: string, chatId: string, limit: number | null): StoredRecord[] {
     const sql = `SELECT ${COLUMNS} FROM records WHERE account = ? AND chat_id = ? AND hidden = 0

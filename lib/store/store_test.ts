@@ -212,3 +212,18 @@ Deno.test("lockWorkdir() refuses a second holder and names the first", async () 
   lockWorkdir(dir).release();
   await Deno.remove(dir, { recursive: true });
 });
+
+Deno.test("RecordStore.chatOfFeishuMessage() finds the chat of a stored message and nothing for events", () =>
+  withStore((s) => {
+    s.records.insert(msg(1, { record: { id: "main:oc_1:om_1", chat_type: "group", text: "" } }));
+    s.records.insert({
+      ...msg(2, { kind: "event", chatId: "events", id: "main:events:e2" }),
+      feishuMessageId: "om_events_only",
+    });
+    assert.deepEqual(s.records.chatOfFeishuMessage("main", "om_1"), {
+      chatId: "oc_1",
+      chatType: "group",
+    });
+    assert.equal(s.records.chatOfFeishuMessage("main", "om_events_only"), null);
+    assert.equal(s.records.chatOfFeishuMessage("other", "om_1"), null);
+  }));
