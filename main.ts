@@ -90,6 +90,10 @@ async function main(): Promise<void> {
   }
   const { serve } = await import("./lib/serve.ts");
   await serve(launch);
+  // Everything durable is closed by now. Exit explicitly: an HTTP request the
+  // shutdown aborted (a stalled download) can keep Deno's node:http socket, and
+  // so the process, alive until the host loses patience and kills it.
+  Deno.exit(0);
 }
 
 if (import.meta.main) await main();

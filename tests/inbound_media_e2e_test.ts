@@ -8,6 +8,7 @@
 import assert from "node:assert/strict";
 import { DEFAULT_IDS as D, ManualEmuClock, startEmulator } from "../lib/emulator/mod.ts";
 import { bridgeConfig, fixture, startBridge, stubTranscriber } from "./_inbound.ts";
+import { REPO, startArgs } from "./_server.ts";
 
 const RESOURCE = "/open-apis/im/v1/messages/:message_id/resources/:file_key";
 
@@ -258,5 +259,63 @@ Deno.test("voice without a transcriber, or with a failing one, keeps the placeho
         await bridge.close();
       }
     });
+  }
+});
+
+Deno.test("shutdown at stdin EOF aborts a stalled download: the server exits 0 by itself, clears Typing, and the next start finishes the job", async () => {
+  await using emu = await startEmulator();
+  const workdir = await Deno.makeTempDir({ prefix: "feishu-mcp-test-" });
+  const configPath = `${workdir}/config.json`;
+  await Deno.writeTextFile(configPath, JSON.stringify(bridgeConfig(emu.url)));
+  emu.faults.add({ method: "GET", path: RESOURCE, times: 1, respond: "hang" });
+  const child = new Deno.Command(Deno.execPath(), {
+    args: startArgs(["--workdir", workdir, "--config", configPath]),
+    cwd: REPO,
+    stdin: "piped",
+    stdout: "null",
+    stderr: "piped",
+  }).spawn();
+  const stderr = new Response(child.stderr).text();
+  const w = child.stdin.getWriter();
+  const line = (msg: unknown) => w.write(new TextEncoder().encode(JSON.stringify(msg) + "\n"));
+  await line({
+    jsonrpc: "2.0",
+    id: 1,
+    method: "initialize",
+    params: {
+      protocolVersion: "2025-06-18",
+      capabilities: {},
+      clientInfo: { name: "t", version: "1" },
+    },
+  });
+  await line({ jsonrpc: "2.0", method: "notifications/initialized" });
+  await line({ jsonrpc: "2.0", id: 2, method: "tools/list" });
+  await emu.ws.whenReady();
+  const sent = emu.userSends({
+    user: D.alice.openId,
+    chat: D.aliceP2p,
+    file: { bytes: new TextEncoder().encode("stalled"), name: "stalled.txt" },
+  });
+  // The download is in flight and will hang until the emulator closes.
+  await emu.waitFor(() => emu.faults.rules().length === 0);
+  await emu.waitFor(() => emu.reactions(sent.messageId!).some((r) => r.emojiType === "Typing"));
+  await w.close();
+  const status = await child.status;
+  assert.equal(status.code, 0, await stderr);
+  assert.match(await stderr, /feishu-mcp stopped/);
+  // The shutdown cancelled the download; it did not wait for an HTTP timeout.
+  assert.match(await stderr, /download_resource failed: ERR_CANCELED/);
+  assert.deepEqual(emu.reactions(sent.messageId!).map((r) => r.emojiType), ["OK"]);
+
+  // The journal kept the entry: the next start downloads the file and records it.
+  const bridge = await startBridge({ config: bridgeConfig(emu.url), workdir });
+  try {
+    await bridge.updates.atLeast(1);
+    const [rec] = await bridge.records(D.aliceP2p);
+    const [att] = rec!.attachments as Record<string, unknown>[];
+    assert.equal(att!.status, "downloaded");
+    assert.equal(await Deno.readTextFile(String(att!.path)), "stalled");
+  } finally {
+    await bridge.close();
   }
 });

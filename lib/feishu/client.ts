@@ -301,13 +301,23 @@ export function createFeishuApi(options: FeishuApiOptions): FeishuApi {
         return key;
       }),
 
-    downloadResource: (messageId, fileKey, type) =>
+    downloadResource: (messageId, fileKey, type, opts = {}) =>
       call("download_resource", async () => {
-        const res = await im.messageResource.get({
-          path: { message_id: messageId, file_key: fileKey },
+        // The generic request (not `im.messageResource.get`) so the download can be
+        // aborted: a shutdown must not wait for a large or stalled file.
+        const request = {
+          method: "GET" as const,
+          url: `/open-apis/im/v1/messages/${encodeURIComponent(messageId)}/resources/${
+            encodeURIComponent(fileKey)
+          }`,
           params: { type },
-        });
-        const bytes = await readStream(res.getReadableStream());
+          responseType: "stream" as const,
+          signal: opts.signal,
+          // The SDK's response interceptor then returns the headers with the body.
+          $return_headers: true,
+        };
+        const res = await client.request(request) as { data: unknown; headers: unknown };
+        const bytes = await readStream(res.data);
         const headers = plainHeaders(res.headers);
         return {
           bytes,

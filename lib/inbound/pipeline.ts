@@ -169,7 +169,7 @@ export function createPipeline(deps: PipelineDeps): Pipeline {
       const got = await downloadAttachments(norm.descriptors, {
         messageId: record.feishu_message_id,
         dir,
-        download: (mid, key, type) => account.api.downloadResource(mid, key, type),
+        download: (mid, key, type) => account.api.downloadResource(mid, key, type, { signal }),
         signal,
       });
       record.attachments = got.attachments;
