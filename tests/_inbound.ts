@@ -70,12 +70,22 @@ export class Tally<T> {
     });
   }
 
-  /** Resolves once at least `n` items arrived; rejects if the source ends first. */
-  atLeast(n: number): Promise<T[]> {
+  /**
+   * Resolves once at least `n` items arrived; rejects if the source ends
+   * first, or after a generous guard (a broken bridge fails instead of
+   * hanging the suite; nothing is timed by it).
+   */
+  atLeast(n: number, options: { guardMs?: number } = {}): Promise<T[]> {
     if (this.items.length >= n) return Promise.resolve(this.items);
     if (this.#closed) return Promise.reject(this.#closed);
-    return new Promise<void>((resolve, reject) => this.#waiters.push({ n, resolve, reject }))
-      .then(() => this.items);
+    let guard: ReturnType<typeof setTimeout> | undefined;
+    return new Promise<void>((resolve, reject) => {
+      this.#waiters.push({ n, resolve, reject });
+      guard = setTimeout(
+        () => reject(new Error(`Expected ${n} items but found ${this.items.length}`)),
+        options.guardMs ?? 60_000,
+      );
+    }).then(() => this.items).finally(() => clearTimeout(guard));
   }
 
   /** Rejects every waiter (the server went away). */

@@ -217,6 +217,7 @@ Deno.test("backfill recovers messages Feishu never pushed once the connection co
     assert.equal(typeof connection.lastEventAt, "number");
     assert.deepEqual(account.backfill && { ...(account.backfill as Rec), at: null }, {
       chats: 2,
+      threads: 0,
       seen: 6,
       queued: 4,
       errors: 0,
@@ -226,6 +227,65 @@ Deno.test("backfill recovers messages Feishu never pushed once the connection co
       ((account.admission as Rec).rejected as Rec).bot_not_mentioned,
       1,
     );
+  } finally {
+    await bridge.close();
+  }
+});
+
+Deno.test("backfill also recovers replies inside topics, which a chat's history does not list", async () => {
+  await using emu = await startEmulator();
+  const bridge = await startBridge({ config: bridgeConfig(emu.url) });
+  try {
+    await emu.ws.whenReady();
+    const root = emu.userSends({
+      user: D.alice.openId,
+      chat: D.topics,
+      text: "topic one",
+      mentions: ["bot"],
+    });
+    await bridge.updates.atLeast(1);
+    const lost = { lost: true };
+    // A reply in the known topic, and a new topic with a reply, all while offline.
+    const r1 = emu.userSends({
+      user: D.bob.openId,
+      chat: D.topics,
+      text: "reply in topic one",
+      mentions: ["bot"],
+      replyTo: root.messageId,
+      inThread: true,
+      push: lost,
+    });
+    const root2 = emu.userSends({
+      user: D.bob.openId,
+      chat: D.topics,
+      text: "topic two",
+      push: lost,
+    });
+    const r2 = emu.userSends({
+      user: D.alice.openId,
+      chat: D.topics,
+      text: "reply in topic two",
+      mentions: ["bot"],
+      replyTo: root2.messageId,
+      inThread: true,
+      push: lost,
+    });
+    emu.ws.drop();
+    await bridge.updates.atLeast(3);
+    await drained(bridge);
+    const records = await bridge.records(D.topics);
+    assert.deepEqual(records.map((r) => r.feishu_message_id), [
+      root.messageId,
+      r1.messageId,
+      r2.messageId,
+    ]);
+    assert.equal(records[1]!.thread_id, records[0]!.thread_id);
+    assert.equal(records[2]!.root_id, root2.messageId);
+    assert.equal(records[2]!.backfilled, true);
+    // The unmentioned new topic was seen and rejected, not stored.
+    const account = await bridge.account();
+    assert.equal(((account.admission as Rec).rejected as Rec).bot_not_mentioned, 1);
+    assert.equal((account.backfill as Rec).threads, 2);
   } finally {
     await bridge.close();
   }

@@ -72,7 +72,7 @@ export interface FeishuApi {
     messageId: string,
     fileKey: string,
     type: "image" | "file",
-    options?: { signal?: AbortSignal },
+    options?: CallOptions,
   ): Promise<{ bytes: Uint8Array; fileName: string | null; contentType: string | null }>;
   /** One page of a chat's (or thread's) history. Times in ms. */
   listMessages(req: {

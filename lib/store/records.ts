@@ -234,6 +234,16 @@ export class RecordStore {
     }));
   }
 
+  /** Threads of a chat with records since `sinceMs`, most recently active first. */
+  activeThreads(account: string, chatId: string, sinceMs: number, limit: number): string[] {
+    return this.#db.prepare(
+      `SELECT thread_id, MAX(create_time) AS latest FROM records
+       WHERE account = ? AND chat_id = ? AND thread_id IS NOT NULL AND thread_id != ''
+         AND create_time >= ?
+       GROUP BY thread_id ORDER BY latest DESC LIMIT ?`,
+    ).all(account, chatId, Math.trunc(sinceMs), limit).map((r) => String(r.thread_id));
+  }
+
   /** Newest create time of an incoming message in a chat (backfill high-water mark). */
   latestIncomingTime(account: string, chatId: string): number | null {
     const row = this.#db.prepare(

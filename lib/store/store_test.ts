@@ -227,3 +227,15 @@ Deno.test("RecordStore.chatOfFeishuMessage() finds the chat of a stored message 
     assert.equal(s.records.chatOfFeishuMessage("main", "om_events_only"), null);
     assert.equal(s.records.chatOfFeishuMessage("other", "om_1"), null);
   }));
+
+Deno.test("RecordStore.activeThreads() lists a chat's threads active since a time, most recent first, capped", () =>
+  withStore((s) => {
+    s.records.insert(msg(1, { threadId: "omt_old" }));
+    s.records.insert(msg(2, { threadId: "omt_a" }));
+    s.records.insert(msg(3, { threadId: "omt_b" }));
+    s.records.insert(msg(4, { threadId: "omt_a" }));
+    s.records.insert(msg(5));
+    s.records.insert(msg(6, { threadId: "omt_other_chat", chatId: "oc_2", id: "main:oc_2:om_6" }));
+    assert.deepEqual(s.records.activeThreads("main", "oc_1", 1500, 10), ["omt_a", "omt_b"]);
+    assert.deepEqual(s.records.activeThreads("main", "oc_1", 0, 1), ["omt_a"]);
+  }));
