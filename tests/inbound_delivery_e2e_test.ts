@@ -213,8 +213,8 @@ Deno.test("backfill recovers messages Feishu never pushed once the connection co
     const connection = account.connection as Rec;
     assert.equal(connection.state, "connected");
     assert.equal(connection.reconnects, 1);
-    assert.equal(typeof connection.lastFrameAt, "number");
-    assert.equal(typeof connection.lastEventAt, "number");
+    assert.match(String(connection.last_frame_at), /^\d{4}-\d\d-\d\dT.*Z$/);
+    assert.match(String(connection.last_event_at), /^\d{4}-\d\d-\d\dT.*Z$/);
     assert.deepEqual(account.backfill && { ...(account.backfill as Rec), at: null }, {
       chats: 2,
       threads: 0,
@@ -286,6 +286,50 @@ Deno.test("backfill also recovers replies inside topics, which a chat's history 
     const account = await bridge.account();
     assert.equal(((account.admission as Rec).rejected as Rec).bot_not_mentioned, 1);
     assert.equal((account.backfill as Rec).threads, 2);
+  } finally {
+    await bridge.close();
+  }
+});
+
+Deno.test("a silent connection is caught by the watchdog: status shows the stall and the reconnect, and the gap is backfilled", async () => {
+  await using emu = await startEmulator();
+  const bridge = await startBridge({ config: bridgeConfig(emu.url) });
+  try {
+    await emu.ws.whenReady();
+    emu.userSends({ user: D.alice.openId, chat: D.aliceP2p, text: "before" });
+    await bridge.updates.atLeast(1);
+    const before = (await bridge.account()).connection as Rec;
+    assert.equal(before.state, "connected");
+    assert.equal(before.reconnects, 0);
+    // The socket stays open but nothing comes through: no pongs, no events.
+    emu.ws.setSilent(true);
+    const queued = emu.userSends({ user: D.alice.openId, chat: D.aliceP2p, text: "queued" });
+    const lost = emu.userSends({
+      user: D.alice.openId,
+      chat: D.aliceP2p,
+      text: "never pushed",
+      push: { lost: true },
+    });
+    await bridge.updates.atLeast(3, { guardMs: 15000 }).catch(async (e) => {
+      console.log(bridge.server.stderr(), JSON.stringify(await bridge.account(), null, 1), emu.ws.status());
+      throw e;
+    });
+    await drained(bridge);
+    assert.deepEqual((await bridge.records(D.aliceP2p)).map((r) => r.text), [
+      "before",
+      "queued",
+      "never pushed",
+    ]);
+    assert.ok(emu.event(queued.eventId)?.ack);
+    assert.equal(emu.event(lost.eventId)?.attempts.length, 0);
+    const account = await bridge.account();
+    const after = account.connection as Rec;
+    assert.equal(after.state, "connected");
+    assert.equal(after.reconnects, 1);
+    assert.match(String(after.last_error), /^no frame for \d+ s/);
+    assert.ok(String(after.last_event_at) >= String(before.last_event_at));
+    assert.equal(emu.ws.status().filter((s) => !s.closed).length, 1);
+    assert.deepEqual((account.admission as Rec).admitted, 3);
   } finally {
     await bridge.close();
   }

@@ -8,7 +8,7 @@
 import { join } from "node:path";
 import type { Config, LaunchOptions } from "../config/mod.ts";
 import type { Deps } from "../core/mod.ts";
-import { startLongConnection } from "../feishu/mod.ts";
+import { type LongConnectionStatus, startLongConnection } from "../feishu/mod.ts";
 import {
   backfill,
   createIntake,
@@ -150,7 +150,7 @@ export async function startInbound(options: InboundOptions): Promise<InboundRunt
       const intake = intakes.get(alias);
       return {
         connection: conn
-          ? { ...conn.status() }
+          ? connectionStatus(conn.status())
           : { state: options.connect === false ? "disabled" : "starting" },
         intake: intake ? { ...intake.counters } : {},
         backfill: backfills.get(alias) ?? null,
@@ -165,6 +165,40 @@ export async function startInbound(options: InboundOptions): Promise<InboundRunt
         await clearTyping({ api: a.api, typing: store.typing, log }, a.alias);
       }
     },
+  };
+}
+
+/**
+ * The long connection's status as the status resource shows it: snake_case
+ * keys like the rest of the resource, times as ISO strings (null when never).
+ *
+ * @example
+ * ```ts
+ * import { connectionStatus } from "./inbound.ts";
+ * import assert from "node:assert/strict";
+ * const s = connectionStatus({
+ *   state: "connected", since: 0, lastFrameAt: 1000, lastEventAt: null, lastPingAt: null,
+ *   connects: 2, reconnects: 1, lastError: null, endpointHost: "h:1", proxy: null, nextRetryAt: null,
+ * });
+ * assert.equal(s.last_frame_at, "1970-01-01T00:00:01.000Z");
+ * assert.equal(s.last_event_at, null);
+ * assert.equal(s.reconnects, 1);
+ * ```
+ */
+export function connectionStatus(s: LongConnectionStatus): Record<string, unknown> {
+  const iso = (ms: number | null) => ms === null ? null : new Date(ms).toISOString();
+  return {
+    state: s.state,
+    since: iso(s.since),
+    last_frame_at: iso(s.lastFrameAt),
+    last_event_at: iso(s.lastEventAt),
+    last_ping_at: iso(s.lastPingAt),
+    connects: s.connects,
+    reconnects: s.reconnects,
+    last_error: s.lastError,
+    endpoint_host: s.endpointHost,
+    proxy: s.proxy,
+    next_retry_at: iso(s.nextRetryAt),
   };
 }
 
