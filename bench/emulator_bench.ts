@@ -7,6 +7,7 @@
  * @module
  */
 
+import type { BenchResult } from "./_types.ts";
 import * as lark from "@larksuiteoapi/node-sdk";
 import {
   decodeFrame,
@@ -15,16 +16,6 @@ import {
   type Frame,
   startEmulator,
 } from "../lib/emulator/mod.ts";
-
-/** One measured figure. */
-export interface BenchResult {
-  name: string;
-  value: number;
-  unit: string;
-  baseline?: number;
-  ratio?: number;
-  note?: string;
-}
 
 const D = DEFAULT_IDS;
 const EVENTS = 1500;

@@ -27,7 +27,7 @@ async function coldStart(args: string[]): Promise<{ ms: number; client: Client }
   return { ms: performance.now() - t0, client };
 }
 
-async function perCall(client: Client, call: () => Promise<unknown>, n: number): Promise<number> {
+async function perCall(call: () => Promise<unknown>, n: number): Promise<number> {
   for (let i = 0; i < 20; i++) await call(); // warm up
   const t0 = performance.now();
   for (let i = 0; i < n; i++) await call();
@@ -73,14 +73,12 @@ export async function run(): Promise<BenchResult[]> {
   const bareMed = median(bare);
   const b = await coldStart(bareArgs);
   const bareCall = await perCall(
-    b.client,
     () => b.client.callTool({ name: "echo", arguments: { text: "x" } }),
     300,
   );
   await b.client.close();
   const o = await coldStart(directArgs);
   const ourCall = await perCall(
-    o.client,
     () =>
       o.client.callTool({
         name: "feishu",

@@ -13,18 +13,9 @@
  */
 
 import { join } from "node:path";
+import type { BenchResult } from "./_types.ts";
 import { createLogger, systemClock } from "../lib/core/mod.ts";
 import { openJournal } from "../lib/journal/mod.ts";
-
-/** One measured figure; `ratio` = value / baseline. */
-export interface BenchResult {
-  name: string;
-  value: number;
-  unit: string;
-  baseline?: number;
-  ratio?: number;
-  note?: string;
-}
 
 const N = 1500;
 const CHATS = 4;

@@ -2,17 +2,33 @@
  * Test helpers: spawn the real server the way an agent does (the `start`
  * task's command line, through the confining launcher) and talk to it with
  * the real MCP SDK client over stdio.
+ *
+ * `FEISHU_MCP_ENTRY` picks what runs: `main.ts` (default) or the single-file
+ * bundle (`FEISHU_MCP_ENTRY=dist/feishu-mcp.js`, relative to the repository),
+ * so the same end-to-end files run against either.
  * @module
  */
 
 import { fileURLToPath } from "node:url";
-import { dirname, join } from "node:path";
+import { dirname, join, resolve } from "node:path";
 import { Client, StdioClientTransport } from "./_mcp_client.ts";
 
 /** The repository root. */
 export const REPO = dirname(dirname(fileURLToPath(import.meta.url)));
 
-/** The argv of `deno task start` without the task runner. */
+/** The module the tests start: `FEISHU_MCP_ENTRY`, else `main.ts`. */
+export const ENTRY: string = resolve(REPO, Deno.env.get("FEISHU_MCP_ENTRY") || "main.ts");
+
+/** True when {@link ENTRY} is the single-file bundle rather than the source tree. */
+export const BUNDLED: boolean = ENTRY.endsWith(".js");
+
+/** The app's own directory, which the confined server may read. */
+export const APP_DIR: string = dirname(ENTRY);
+
+/**
+ * The argv of `deno task start` without the task runner; for the bundle, the
+ * command an agent runtime uses (`--no-config`: no project file applies).
+ */
 export function startArgs(extra: string[]): string[] {
   return [
     "run",
@@ -21,7 +37,8 @@ export function startArgs(extra: string[]): string[] {
     "--allow-run",
     "--allow-env",
     "--allow-write",
-    join(REPO, "main.ts"),
+    ...(BUNDLED ? ["--no-config"] : []),
+    ENTRY,
     "serve",
     ...extra,
   ];

@@ -6,7 +6,6 @@
  */
 
 import assert from "node:assert/strict";
-import { join } from "node:path";
 import { DEFAULT_IDS, startEmulator } from "../lib/emulator/mod.ts";
 import { APP_ID, REPO, startArgs, startServer, storeDigest } from "./_server.ts";
 
@@ -335,7 +334,7 @@ Deno.test("a second server on the same workdir exits with a clear message", asyn
   }
 });
 
-Deno.test("the launcher re-executes the server with permissions scoped to the workdir", async () => {
+Deno.test("the launcher re-executes the server confined to its workdir, config and Feishu host", async () => {
   const server = await startServer({
     config: {
       accounts: [{
@@ -347,29 +346,15 @@ Deno.test("the launcher re-executes the server with permissions scoped to the wo
     },
   });
   try {
-    const confined: string[][] = [];
-    for await (const e of Deno.readDir("/proc")) {
-      if (!/^\d+$/.test(e.name)) continue;
-      let argv: string[];
-      try {
-        argv = (await Deno.readTextFile(`/proc/${e.name}/cmdline`)).split("\0");
-      } catch {
-        continue; // the process ended while we looked
-      }
-      if (argv.includes("--confined") && argv.includes(server.workdir)) confined.push(argv);
-    }
-    assert.equal(confined.length, 1);
-    const argv = confined[0]!;
-    assert.ok(argv.includes(`--allow-write=${server.workdir}`));
-    assert.ok(argv.includes("--allow-net=127.0.0.1:9"));
-    const read = argv.find((a) => a.startsWith("--allow-read="))!;
-    assert.deepEqual(
-      read.slice("--allow-read=".length).split(",").sort(),
-      [REPO, server.workdir, join(server.workdir, "config.json")].sort(),
-    );
-    assert.ok(
-      !argv.includes("-A") && !argv.includes("--allow-all") && !argv.includes("--allow-read"),
-    );
+    const status = JSON.parse(await server.resource("lingtai://status"));
+    assert.deepEqual(status.permissions, {
+      confined: true,
+      read_outside_workdir: false,
+      write_outside_workdir: false,
+      write_workdir: true,
+      net_any_host: false,
+      run_any_program: false,
+    });
   } finally {
     await server.close();
   }

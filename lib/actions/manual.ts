@@ -44,8 +44,21 @@ export function splitFrontmatter(text: string): ManualDoc {
 /** The shipped manual. */
 export const MANUAL: ManualDoc = splitFrontmatter(manualText);
 
-/** Where the manual lives in the source tree (informational; it is embedded). */
-export const MANUAL_PATH: string = new URL("../../reference/manual.md", import.meta.url).pathname;
+/** The manual as an MCP resource (always available: the text is embedded). */
+export const MANUAL_URI = "feishu://manual";
+
+/**
+ * Where the manual can be opened: the file in a source checkout, else (a
+ * bundle or binary, where only the embedded copy exists) its resource URI.
+ */
+export function manualPath(): string {
+  const path = new URL("../../reference/manual.md", import.meta.url).pathname;
+  try {
+    return Deno.statSync(path).isFile ? path : MANUAL_URI;
+  } catch {
+    return MANUAL_URI; // not a source checkout (or not readable): point at the resource
+  }
+}
 
 /** The `manual` action result. */
 export function manualResult(): Record<string, unknown> {
@@ -54,7 +67,7 @@ export function manualResult(): Record<string, unknown> {
     action: "manual",
     skill: "feishu-mcp-manual",
     metadata: MANUAL.metadata,
-    path: MANUAL_PATH,
+    path: manualPath(),
     manual: MANUAL.body,
   };
 }

@@ -8,4 +8,4 @@ export * from "./context.ts";
 export * from "./dispatch.ts";
 export { accountDetails, accounts } from "./accounts.ts";
 export { check, read, READ_KEYS, search, SEARCH_KEYS } from "./inbox.ts";
-export { MANUAL, MANUAL_PATH, manualResult, splitFrontmatter } from "./manual.ts";
+export { MANUAL, MANUAL_URI, manualPath, manualResult, splitFrontmatter } from "./manual.ts";

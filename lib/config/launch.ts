@@ -22,6 +22,8 @@ export interface LaunchOptions {
   configSource: string | null;
   /** Absolute workdir; all state lives below it. */
   workdir: string;
+  /** True when the workdir was named (flag or env), not defaulted to the caller's directory. */
+  workdirExplicit: boolean;
   /** The MCP registry name (LICC inbox subfolder). */
   mcpName: string;
   /** Extra flags for subcommands (e.g. sandbox port). */
@@ -101,6 +103,7 @@ export function resolveLaunch(inputs: LaunchInputs): LaunchOptions {
     configPath,
     configSource,
     workdir,
+    workdirExplicit: workdirRaw !== undefined,
     mcpName: nonEmpty(values.name) ?? nonEmpty(env.LINGTAI_MCP_NAME) ?? "feishu",
     port,
     confined: values.confined ?? false,

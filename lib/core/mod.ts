@@ -1,7 +1,8 @@
 /**
  * Core building blocks shared by every capability: the error type and failure
  * shape, the clock, the redacting stderr logger, compound ids, code-point text
- * helpers and atomic file writes. Pure or edge-free; imports nothing else.
+ * helpers, atomic file writes, and workers that also run from the bundle.
+ * Pure or edge-free; imports nothing else.
  * @module
  */
 
@@ -12,3 +13,4 @@ export * from "./ids.ts";
 export * from "./text.ts";
 export * from "./fs.ts";
 export * from "./deps.ts";
+export * from "./worker.ts";

@@ -13,7 +13,14 @@ import type { Job } from "../journal/mod.ts";
 import type { Notifier } from "../notify/mod.ts";
 import { markSeen, startTyping } from "../presence/mod.ts";
 import type { Store } from "../store/mod.ts";
-import { admitMessage, admitPassiveEvent, type RejectReason, shouldReact } from "./admission.ts";
+import {
+  type Admission,
+  type AdmissionPolicy,
+  admitMessage,
+  admitPassiveEvent,
+  type RejectReason,
+  shouldReact,
+} from "./admission.ts";
 import { downloadAttachments } from "./attachments/mod.ts";
 import { buildEventRecord } from "./events.ts";
 import { CARD_EVENT_TYPES, type IntakePayload, PASSIVE_EVENT_TYPES } from "./intake.ts";
@@ -74,6 +81,22 @@ export interface Pipeline {
   counters(alias: string): PipelineCounters;
 }
 
+/** The admission policy of an account right now (the identity may arrive late). */
+function policyOf(account: PipelineAccount): AdmissionPolicy {
+  return {
+    botOpenId: account.botOpenId(),
+    botAppId: account.appId,
+    allowedUsers: account.allowedUsers,
+  };
+}
+
+/** Counts a rejection; true when admitted. */
+function admitted(c: PipelineCounters, verdict: Admission): boolean {
+  if (verdict.admit) return true;
+  c.rejected[verdict.reason] = (c.rejected[verdict.reason] ?? 0) + 1;
+  return false;
+}
+
 /** Builds the pipeline. */
 export function createPipeline(deps: PipelineDeps): Pipeline {
   const counters = new Map<string, PipelineCounters>();
@@ -108,15 +131,7 @@ export function createPipeline(deps: PipelineDeps): Pipeline {
   async function onMessage(account: PipelineAccount, payload: IntakePayload, signal: AbortSignal) {
     const { envelope } = payload;
     const c = count(account.alias);
-    const verdict = admitMessage(envelope, {
-      botOpenId: account.botOpenId(),
-      botAppId: account.appId,
-      allowedUsers: account.allowedUsers,
-    });
-    if (!verdict.admit) {
-      c.rejected[verdict.reason] = (c.rejected[verdict.reason] ?? 0) + 1;
-      return;
-    }
+    if (!admitted(c, admitMessage(envelope, policyOf(account)))) return;
     const norm = normaliseMessage(envelope, {
       alias: account.alias,
       botOpenId: account.botOpenId(),
@@ -220,15 +235,7 @@ export function createPipeline(deps: PipelineDeps): Pipeline {
 
   function onPassive(account: PipelineAccount, envelope: RawEnvelope): void {
     const c = count(account.alias);
-    const verdict = admitPassiveEvent(envelope, {
-      botOpenId: account.botOpenId(),
-      botAppId: account.appId,
-      allowedUsers: account.allowedUsers,
-    });
-    if (!verdict.admit) {
-      c.rejected[verdict.reason] = (c.rejected[verdict.reason] ?? 0) + 1;
-      return;
-    }
+    if (!admitted(c, admitPassiveEvent(envelope, policyOf(account)))) return;
     const rec = buildEventRecord(envelope, {
       alias: account.alias,
       nowMs: deps.clock.now(),

@@ -1,7 +1,11 @@
 /**
- * Launching the confined server: permission flags computed from the launch
- * options and the config, then a child `deno run` with exactly those.
+ * Launching: the command line shared by every form of the app (source,
+ * bundle, compiled), what the running app is and how it starts itself again,
+ * and the permission flags of the confined server, computed from the launch
+ * options and the config.
  * @module
  */
 
+export * from "./app.ts";
+export * from "./cli.ts";
 export * from "./permissions.ts";

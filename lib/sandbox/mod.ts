@@ -1,12 +1,94 @@
 /**
  * `sandbox`: the loopback Feishu emulator with its web chat page, the bridge
- * and a demo agent. (Wired once the emulator lands.)
+ * (spawned exactly as an agent runtime would, through `main.ts serve`) and a
+ * demo agent that answers, so the whole loop runs with no tenant and no LLM.
  * @module
  */
 
-import type { LaunchOptions } from "../config/mod.ts";
+import { join } from "node:path";
+import type { LaunchOptions } from "../config/launch.ts";
+import { type App, appCommand } from "../launch/mod.ts";
+import { DEFAULT_IDS, startEmulator } from "../emulator/mod.ts";
+import { Client, StdioClientTransport } from "../mcp/client.ts";
+import { answer, type ChannelPush, toolCaller } from "./demo_agent.ts";
 
-/** Runs the sandbox until interrupted. */
-export function runSandbox(_launch: LaunchOptions): Promise<void> {
-  return Promise.reject(new Error("sandbox is not wired yet"));
+function say(line: string): void {
+  Deno.stderr.writeSync(new TextEncoder().encode(line + "\n"));
+}
+
+/** Runs the sandbox until interrupted (Ctrl-C); `app` is what runs (source, bundle, binary). */
+export async function runSandbox(launch: LaunchOptions, app: App): Promise<void> {
+  const port = launch.port ?? 8787;
+  const emu = await startEmulator({ port, chatRateLimit: 5 }).catch(() =>
+    startEmulator({ chatRateLimit: 5 })
+  );
+  const workdir = launch.workdirExplicit ? launch.workdir : join(app.appDir, ".work", "sandbox");
+  await Deno.mkdir(workdir, { recursive: true });
+  const configPath = join(workdir, "sandbox-config.json");
+  await Deno.writeTextFile(
+    configPath,
+    JSON.stringify(
+      {
+        accounts: [{
+          alias: "sandbox",
+          app_id: DEFAULT_IDS.appId,
+          app_secret: DEFAULT_IDS.appSecret,
+          domain: emu.url,
+        }],
+      },
+      null,
+      2,
+    ) + "\n",
+  );
+  const bridge = appCommand(app, {
+    flags: ["--no-prompt", "--allow-read", "--allow-run", "--allow-env", "--allow-write"],
+    args: ["serve", "--config", configPath, "--workdir", workdir],
+  });
+  const noAgent = Deno.env.get("FEISHU_SANDBOX_NO_AGENT") === "1";
+  say(`\nFeishu emulator + web chat: ${emu.url}/`);
+  say(`Workdir: ${workdir}`);
+  say(`Config:  ${configPath}`);
+  say("\nTo drive the bridge from your own MCP client instead of the demo agent, run");
+  say("FEISHU_SANDBOX_NO_AGENT=1 deno task sandbox and use:");
+  say(
+    JSON.stringify(
+      { mcpServers: { feishu: bridge } },
+      null,
+      2,
+    ),
+  );
+
+  let client: Client | null = null;
+  if (!noAgent) {
+    client = new Client({ name: "feishu-sandbox-demo-agent", version: "1.0.0" });
+    const call = toolCaller(client);
+    client.fallbackNotificationHandler = (n) => {
+      if (n.method === "notifications/claude/channel") {
+        answer(n.params as unknown as ChannelPush, call).catch((err) =>
+          say(`demo agent: ${String(err)}`)
+        );
+      }
+      return Promise.resolve();
+    };
+    const transport = new StdioClientTransport({
+      command: bridge.command,
+      args: bridge.args,
+      cwd: app.appDir,
+      stderr: "inherit",
+    });
+    await client.connect(transport);
+    await client.listTools();
+    say(
+      "\nDemo agent connected. Open the page, pick Alice's DM and say hello (try: help, progress, card, table).\n",
+    );
+  }
+
+  await new Promise<void>((resolve) => {
+    const stop = () => resolve();
+    Deno.addSignalListener("SIGINT", stop);
+    Deno.addSignalListener("SIGTERM", stop);
+  });
+  say("\nstopping…");
+  await client?.close();
+  await emu.close();
 }

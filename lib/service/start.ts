@@ -21,6 +21,7 @@ import { type McpApp, type McpHandle, validateToolCall } from "../mcp/mod.ts";
 import { lockWorkdir, openStore, stateDir, type Store, type WorkdirLock } from "../store/mod.ts";
 import { readResource, resourceList } from "./resources.ts";
 import { type InboundRuntime, startInbound } from "./inbound.ts";
+import { probeConfinement } from "./confinement.ts";
 import { type AccountStatus, buildStatus } from "./status.ts";
 
 /** A started service. */
@@ -160,12 +161,12 @@ export async function startService(
       configErrors,
       accounts: accountStatus(),
       notes,
-      extra: inbound
-        ? {
-          journal: inbound.journal.stats(),
-          notifications: { ...inbound.notifier.counters },
-        }
-        : undefined,
+      extra: {
+        permissions: probeConfinement(launch.workdir, launch.confined),
+        ...(inbound
+          ? { journal: inbound.journal.stats(), notifications: { ...inbound.notifier.counters } }
+          : {}),
+      },
     });
 
   const app: McpApp = {

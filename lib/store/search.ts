@@ -5,7 +5,7 @@
  * @module
  */
 
-import type { Clock } from "../core/mod.ts";
+import { type Clock, spawnWorker } from "../core/mod.ts";
 
 /** A job posted to the worker. */
 export interface SearchJob {
@@ -65,8 +65,8 @@ export class Searcher {
   }
 
   #run(options: SearchOptions): Promise<SearchOutcome> {
-    const worker = this.#worker ??= new Worker(new URL("./search_worker.ts", import.meta.url), {
-      type: "module",
+    const worker = this.#worker ??= spawnWorker("search", {
+      source: new URL("./search_worker.ts", import.meta.url),
     });
     const job: SearchJob = {
       jobId: this.#nextId++,

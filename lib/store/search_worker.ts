@@ -2,10 +2,14 @@
  * Worker side of `search`: its own read-only connection, scanning incoming
  * records newest first and testing the pattern, so a slow or pathological
  * regex never blocks the main event loop (stdio, WS ACKs).
+ *
+ * Started by `search.ts` through `spawnWorker("search", …)`; serves only
+ * inside such a worker (see `lib/core/worker.ts`).
  * @module
  */
 
 import { DatabaseSync } from "node:sqlite";
+import { serveWorker } from "../core/mod.ts";
 import type { SearchJob, SearchReply } from "./search.ts";
 
 const connections = new Map<string, DatabaseSync>();
@@ -20,17 +24,18 @@ function connection(path: string): DatabaseSync {
 }
 
 /** The worker global scope, typed narrowly (the default lib types `self` as a window). */
-const scope = self as unknown as {
+interface SearchScope {
   postMessage(m: SearchReply): void;
   onmessage: ((ev: MessageEvent<SearchJob>) => void) | null;
-};
-
-function post(reply: SearchReply): void {
-  scope.postMessage(reply);
 }
 
-scope.onmessage = (ev: MessageEvent<SearchJob>) => {
-  const job = ev.data;
+/** Answers search jobs in the current worker. */
+export function serveSearchWorker(): void {
+  const scope = globalThis as unknown as SearchScope;
+  scope.onmessage = (ev: MessageEvent<SearchJob>) => runJob(ev.data, (r) => scope.postMessage(r));
+}
+
+function runJob(job: SearchJob, post: (reply: SearchReply) => void): void {
   try {
     const db = connection(job.dbPath);
     const names = new Map<string, string>();
@@ -66,4 +71,6 @@ scope.onmessage = (ev: MessageEvent<SearchJob>) => {
       message: err instanceof Error ? err.message : String(err),
     });
   }
-};
+}
+
+serveWorker("search", serveSearchWorker);

@@ -9,16 +9,21 @@
  */
 
 import type { Clock, Logger } from "../../core/mod.ts";
-import { feishuHttp } from "../_http.ts";
 import { proxyAgent } from "../_proxy_agent.ts";
 import { lark } from "../_sdk.ts";
-import { describeProxy, processProxyEnv, type ProxyEnv, proxyForUrl } from "../proxy.ts";
-import { validateProxyEnv } from "../proxy.ts";
-import { sdkLogger } from "../sdk_logger.ts";
+import {
+  describeProxy,
+  processProxyEnv,
+  type ProxyEnv,
+  proxyForUrl,
+  validateProxyEnv,
+} from "../proxy.ts";
 import { type SdkSocket, type SdkWsInternals, wsInternals } from "./_internals.ts";
 import { hookWsClient } from "./_hooks.ts";
+import { newSdkWsClient } from "./_sdk_client.ts";
 import { hostOf, queryFreeLogger, stripUrlQueries } from "./_log.ts";
 import { backoffDelay, type BackoffPolicy, classifyWsError, DEFAULT_BACKOFF } from "./backoff.ts";
+import { everyPingInterval, tooSilent } from "./watchdog.ts";
 import type {
   LongConnection,
   LongConnectionOptions,
@@ -27,7 +32,6 @@ import type {
   RawEnvelope,
 } from "./types.ts";
 
-const APP_ID = /^cli_[0-9a-fA-F]{16}$/;
 const FALLBACK_PING_MS = 120_000;
 
 class LongConnectionImpl implements LongConnection {
@@ -52,11 +56,6 @@ class LongConnectionImpl implements LongConnection {
   #restartGen = 0;
 
   constructor(options: LongConnectionOptions) {
-    if (!APP_ID.test(options.appId)) {
-      throw new Error(
-        `Expected app_id to look like cli_ + 16 hex digits but found ${options.appId}`,
-      );
-    }
     this.alias = options.alias;
     this.#o = options;
     this.#clock = options.clock;
@@ -80,21 +79,15 @@ class LongConnectionImpl implements LongConnection {
       proxy: null,
       nextRetryAt: null,
     };
-    const pingTimeout = options.pingTimeoutSec ?? 30;
-    this.#client = new lark.WSClient({
-      appId: options.appId,
-      appSecret: options.appSecret,
-      domain: options.baseUrl,
-      logger: sdkLogger(this.#log, `[ws:${options.alias}]`),
-      loggerLevel: lark.LoggerLevel.debug,
-      httpInstance: feishuHttp({ timeoutMs: 15_000, env: this.#env }),
-      autoReconnect: true,
-      handshakeTimeoutMs: options.watchdog?.handshakeTimeoutMs ?? 15_000,
-      ...(pingTimeout > 0 ? { wsConfig: { pingTimeout } } : {}),
-      onReady: () => this.#connected(),
-      onReconnected: () => this.#connected(),
-      onReconnecting: () => this.#down(),
-      onError: (err: Error) => this.#sdkGaveUp(err),
+    this.#client = newSdkWsClient(options, {
+      log: this.#log,
+      env: this.#env,
+      callbacks: {
+        onReady: () => this.#connected(),
+        onReconnected: () => this.#connected(),
+        onReconnecting: () => this.#down(),
+        onError: (err: Error) => this.#sdkGaveUp(err),
+      },
     });
     this.#sdk = wsInternals(this.#client);
     hookWsClient(this.#client, {
@@ -109,7 +102,12 @@ class LongConnectionImpl implements LongConnection {
       },
     };
     this.#start();
-    void this.#watch();
+    void everyPingInterval({
+      clock: this.#clock,
+      signal: this.#stop.signal,
+      intervalMs: () => this.#pingIntervalMs(),
+      tick: (ms) => this.#checkSilence(ms),
+    });
   }
 
   status(): LongConnectionStatus {
@@ -141,7 +139,12 @@ class LongConnectionImpl implements LongConnection {
       this.#s.state = state;
       this.#s.since = this.#clock.now();
     }
-    this.#o.onStatus?.(this.status());
+    try {
+      this.#o.onStatus?.(this.status());
+    } catch (err) {
+      // a faulty observer must not break the reconnect machinery: report it and go on
+      this.#log.warn(`[ws:${this.alias}] onStatus failed`, { error: String(err) });
+    }
   }
 
   /** A new socket is open: watch its frames and its close. */
@@ -246,23 +249,21 @@ class LongConnectionImpl implements LongConnection {
   }
 
   /** Restarts a connection that stayed silent for `silentPings` ping intervals. */
-  async #watch(): Promise<void> {
-    while (!this.#stop.signal.aborted) {
-      const interval = this.#pingIntervalMs();
-      try {
-        await this.#clock.sleep(interval, this.#stop.signal);
-      } catch {
-        return; // close() aborted the watch
-      }
-      if (this.#s.state !== "connected") continue;
-      const silentMs = this.#clock.now() - Math.max(this.#aliveAt, this.#s.lastFrameAt ?? 0);
-      if (silentMs <= this.#silentPings * interval) continue;
-      this.#s.lastError = `no frame for ${Math.round(silentMs / 1000)} s ` +
-        `(${this.#silentPings} ping intervals of ${Math.round(interval / 1000)} s); reconnecting`;
-      this.#log.warn(`[ws:${this.alias}] ${this.#s.lastError}`);
-      this.#downSince = this.#clock.now();
-      this.#restart(0);
-    }
+  #checkSilence(intervalMs: number): void {
+    if (this.#s.state !== "connected") return;
+    const silentMs = tooSilent({
+      now: this.#clock.now(),
+      connectedAt: this.#aliveAt,
+      lastFrameAt: this.#s.lastFrameAt,
+      intervalMs,
+      silentPings: this.#silentPings,
+    });
+    if (silentMs === null) return;
+    this.#s.lastError = `no frame for ${Math.round(silentMs / 1000)} s ` +
+      `(${this.#silentPings} ping intervals of ${Math.round(intervalMs / 1000)} s); reconnecting`;
+    this.#log.warn(`[ws:${this.alias}] ${this.#s.lastError}`);
+    this.#downSince = this.#clock.now();
+    this.#restart(0);
   }
 
   #pingIntervalMs(): number {

@@ -112,3 +112,14 @@ Deno.test("startLongConnection() rejects an app id the SDK would silently ignore
     /cli_ \+ 16 hex/,
   );
 });
+
+Deno.test("startLongConnection() receives events queued before it connected, at the emulator's first moment", async () => {
+  await using emu = await startEmulator();
+  const early = emu.userSends({ user: D.alice.openId, chat: D.aliceP2p, text: "while offline" });
+  assert.equal(emu.event(early.eventId)?.status, "queued");
+  await using h = connectTo(emu);
+  assert.equal((await early.ack).code, 200);
+  assert.deepEqual(h.envelopes.map((e) => (e.header as { event_id: string }).event_id), [
+    early.eventId,
+  ]);
+});

@@ -4,10 +4,11 @@
  * @module
  */
 
+import { workerName } from "../../core/mod.ts";
 import type { DecodedWav } from "./decoded.ts";
 
-/** The `name` the decode worker is started with. */
-export const DECODE_WORKER_NAME = "feishu-mcp-opus-decoder";
+/** The `name` the decode worker is started with (`spawnWorker("decode", …)`). */
+export const DECODE_WORKER_NAME: string = workerName("decode");
 
 /** One decoding job; `audio` is transferred, not copied. */
 export interface DecodeRequest {

@@ -7,13 +7,8 @@
  * @module
  */
 
-import type { Clock } from "../../core/mod.ts";
-import {
-  DECODE_WORKER_NAME,
-  type DecodeRequest,
-  type DecodeResponse,
-  type WorkerReady,
-} from "./_protocol.ts";
+import { type Clock, spawnWorker } from "../../core/mod.ts";
+import type { DecodeRequest, DecodeResponse, WorkerReady } from "./_protocol.ts";
 import { AudioDecodeError, type DecodedWav } from "./decoded.ts";
 
 /** Default time budget of one decoding job. */
@@ -25,8 +20,9 @@ export interface OpusDecoderOptions {
   /** Budget of one job from the moment the worker receives it; default 30 s. */
   timeoutMs?: number;
   /**
-   * The worker module. Default `decode_worker.ts` beside this file; a bundle
-   * passes its own entry module (see `decode_worker.ts`); tests pass a stand-in.
+   * The worker module when running from source. Default `decode_worker.ts`
+   * beside this file; tests pass a stand-in. A bundle starts itself instead
+   * (`spawnWorker`, `lib/core/worker.ts`).
    */
   workerUrl?: URL;
 }
@@ -151,7 +147,7 @@ class WorkerDecoder implements OpusDecoder {
 
   #ensureWorker(): Worker {
     if (this.#worker !== null) return this.#worker;
-    const worker = new Worker(this.#workerUrl, { type: "module", name: DECODE_WORKER_NAME });
+    const worker = spawnWorker("decode", { source: this.#workerUrl });
     worker.onmessage = (event: MessageEvent<DecodeResponse | WorkerReady>) => {
       const data = event.data;
       if ("ready" in data) {

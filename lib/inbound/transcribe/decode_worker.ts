@@ -3,14 +3,13 @@
  * WebSocket ACKs never wait on WASM. Announces itself ready, then answers
  * each request with its id.
  *
- * Started by `decode.ts` as a module worker named `DECODE_WORKER_NAME`. It
- * serves only in such a worker, so a bundle may also start its own entry
- * module as the worker: the entry imports this file and skips its usual
- * start when `isDecodeWorker()` is true.
+ * Started by `decode.ts` through `spawnWorker("decode", …)`. It serves only
+ * in such a worker, so the single-file bundle can start itself as the worker
+ * (see `lib/core/worker.ts`).
  * @module
  */
 
-import { createLogger, guardStdout } from "../../core/mod.ts";
+import { createLogger, guardStdout, serveWorker } from "../../core/mod.ts";
 import {
   type DecodeRequest,
   type DecodeResponse,
@@ -49,4 +48,4 @@ export function serveDecodeRequests(): void {
   scope.postMessage({ ready: true });
 }
 
-serveDecodeRequests();
+serveWorker("decode", serveDecodeRequests);

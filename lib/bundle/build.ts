@@ -1,0 +1,187 @@
+/**
+ * Builds the single-file artifact: `deno bundle` of `lib/bundle/entry.ts`
+ * into one minified ES module that imports only `node:` builtins, so it runs
+ * with a bare `deno run` from any directory, without `deno.json` or
+ * `node_modules`. Optionally compiles that file into a binary.
+ *
+ * `deno task bundle` and `deno task compile` run this file
+ * (`[--out dist/feishu-mcp.js] [--compile [--binary dist/feishu-mcp]]`).
+ * Bundling needs no network once the npm packages and esbuild are cached;
+ * compiling downloads Deno's `denort` runtime unless `DENORT_BIN` names one.
+ * @module
+ */
+
+import { dirname, join, relative } from "node:path";
+import { fileURLToPath } from "node:url";
+import { parseArgs } from "node:util";
+import { hostsFor } from "../launch/mod.ts";
+
+/** The repository root. */
+export const REPO_DIR: string = fileURLToPath(new URL("../..", import.meta.url)).replace(/\/$/, "");
+
+/** The bundle's entry module. */
+export const ENTRY: string = join(REPO_DIR, "lib", "bundle", "entry.ts");
+
+/**
+ * npm modules the app never loads, left out of the bundle: the ML-enhanced
+ * Opus decoder, which `ogg-opus-decoder` imports lazily only when asked for
+ * speech enhancement (4 MB of WASM).
+ */
+export const NEVER_LOADED: readonly string[] = ["@wasm-audio-decoders/opus-ml"];
+
+/** Options of {@link buildBundle}. */
+export interface BuildOptions {
+  /** Output file. */
+  outFile: string;
+  /** Minify (default true). */
+  minify?: boolean;
+}
+
+/** What a build produced. */
+export interface BuildResult {
+  path: string;
+  bytes: number;
+}
+
+/**
+ * Bundles the app into `outFile` and checks that the result imports nothing
+ * but `node:` builtins (and the modules in {@link NEVER_LOADED}).
+ */
+export async function buildBundle(options: BuildOptions): Promise<BuildResult> {
+  const out = await new Deno.Command(Deno.execPath(), {
+    args: [
+      "bundle",
+      "--platform=deno",
+      "--config",
+      join(REPO_DIR, "deno.json"),
+      // Not `--keep-names`: it breaks the `require` shim Deno adds for CommonJS
+      // packages ("Dynamic require of node:util is not supported"). Our errors set
+      // their `name` explicitly.
+      ...(options.minify ?? true ? ["--minify"] : []),
+      ...NEVER_LOADED.flatMap((m) => ["--external", m]),
+      "-o",
+      options.outFile,
+      ENTRY,
+    ],
+    cwd: REPO_DIR,
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  if (!out.success) {
+    throw new Error(`deno bundle failed:\n${new TextDecoder().decode(out.stderr)}`);
+  }
+  const foreign = foreignImports(await moduleImports(options.outFile));
+  if (foreign.length) {
+    throw new Error(`Expected the bundle to import only node: builtins but found ${foreign}`);
+  }
+  return { path: options.outFile, bytes: (await Deno.stat(options.outFile)).size };
+}
+
+/** The specifiers a module imports, static and dynamic, as `deno info` reads them. */
+async function moduleImports(path: string): Promise<string[]> {
+  const out = await new Deno.Command(Deno.execPath(), {
+    args: ["info", "--no-config", "--json", path],
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  if (!out.success) throw new Error(`deno info failed:\n${new TextDecoder().decode(out.stderr)}`);
+  const info = JSON.parse(new TextDecoder().decode(out.stdout)) as {
+    roots: string[];
+    modules: { specifier: string; dependencies?: { specifier: string }[] }[];
+  };
+  const root = info.modules.find((m) => m.specifier === info.roots[0]);
+  return (root?.dependencies ?? []).map((d) => d.specifier);
+}
+
+/**
+ * The imports of a bundle that are neither `node:` builtins nor deliberately
+ * left out ({@link NEVER_LOADED}).
+ *
+ * @example
+ * ```ts
+ * import { foreignImports } from "./build.ts";
+ * const found = foreignImports(["node:fs", "npm:x", "@wasm-audio-decoders/opus-ml"]);
+ * if (found.join() !== "npm:x") throw new Error();
+ * ```
+ */
+export function foreignImports(specifiers: string[]): string[] {
+  return specifiers.filter((s) => !s.startsWith("node:") && !NEVER_LOADED.includes(s));
+}
+
+/**
+ * The permissions baked into a compiled binary. It cannot re-execute itself
+ * with flags computed per workdir, so it gets what `deno run` would: read and
+ * write relative to its working directory (start it with the workdir as its
+ * cwd), the Feishu and Lark hosts, the environment. No `--allow-run`: the
+ * transcriber needs the bundle or the source form.
+ *
+ * @example
+ * ```ts
+ * import { compileFlags } from "./build.ts";
+ * const f = compileFlags();
+ * if (!f.includes("--allow-write=.") || f.some((x) => x.startsWith("--allow-run"))) throw new Error();
+ * ```
+ */
+export function compileFlags(): string[] {
+  const hosts = [...hostsFor("feishu"), ...hostsFor("lark")];
+  return [
+    "--no-prompt",
+    "--no-config",
+    "--unstable-kv",
+    "--allow-read=.",
+    "--allow-write=.",
+    "--allow-env",
+    `--allow-net=${hosts.join(",")}`,
+  ];
+}
+
+/** Compiles a built bundle into a binary (needs `DENORT_BIN` or internet). */
+export async function compileBinary(bundle: string, binary: string): Promise<BuildResult> {
+  const out = await new Deno.Command(Deno.execPath(), {
+    args: ["compile", ...compileFlags(), "-o", binary, bundle],
+    cwd: REPO_DIR,
+    stdout: "inherit",
+    stderr: "inherit",
+  }).output();
+  if (!out.success) {
+    throw new Error(
+      `deno compile failed (exit ${out.code}); it downloads Deno's denort runtime ` +
+        "unless DENORT_BIN names a denort binary of the same Deno version",
+    );
+  }
+  return { path: binary, bytes: (await Deno.stat(binary)).size };
+}
+
+function say(line: string): void {
+  Deno.stderr.writeSync(new TextEncoder().encode(line + "\n"));
+}
+
+function size(bytes: number): string {
+  return `${(bytes / 1024 / 1024).toFixed(2)} MB`;
+}
+
+async function main(): Promise<void> {
+  const { values } = parseArgs({
+    args: Deno.args,
+    options: {
+      out: { type: "string", default: join(REPO_DIR, "dist", "feishu-mcp.js") },
+      compile: { type: "boolean", default: false },
+      binary: { type: "string", default: join(REPO_DIR, "dist", "feishu-mcp") },
+    },
+    strict: true,
+  });
+  await Deno.mkdir(dirname(values.out), { recursive: true });
+  const bundle = await buildBundle({ outFile: values.out });
+  say(`bundle: ${relative(Deno.cwd(), bundle.path)} (${size(bundle.bytes)})`);
+  if (values.compile) {
+    const binary = await compileBinary(bundle.path, values.binary);
+    say(`binary: ${relative(Deno.cwd(), binary.path)} (${size(binary.bytes)})`);
+  }
+}
+
+if (import.meta.main) {
+  await main().catch((err: Error) => {
+    say(`feishu-mcp build: ${err.message}`);
+    Deno.exit(1);
+  });
+}

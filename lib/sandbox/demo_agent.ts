@@ -1,0 +1,142 @@
+/**
+ * The sandbox's demo agent: an MCP client without an LLM. It spawns the
+ * bridge, listens to its Claude-channel pushes and answers through the
+ * `feishu` tool, so a newcomer sees the whole loop: a markdown reply, a
+ * progress card it later updates, a card with buttons, attachments seen.
+ * @module
+ */
+
+import type { Client } from "../mcp/client.ts";
+
+/** One inbound push as the bridge sends it. */
+export interface ChannelPush {
+  content: string;
+  meta: Record<string, string>;
+}
+
+/** What the agent does with the tool. */
+export type ToolCall = (
+  action: string,
+  input: Record<string, unknown>,
+) => Promise<Record<string, unknown>>;
+
+/** Builds the tool caller over an MCP client. */
+export function toolCaller(client: Client): ToolCall {
+  return async (action, input) => {
+    const res = await client.callTool({
+      name: "feishu",
+      arguments: { action, input, reasoning: "sandbox demo agent" },
+    });
+    return res.structuredContent as Record<string, unknown>;
+  };
+}
+
+const HELP = [
+  "**I am the sandbox demo agent** (no LLM: I react to keywords).",
+  "",
+  "- `progress` — a native progress card I update in phases, then a separate final answer",
+  "- `card` — an interactive card with buttons",
+  "- `table` — markdown with a table and code",
+  "- send an image or a file — I tell you where it was stored",
+  "- anything else — I echo it back as markdown",
+].join("\n");
+
+/** Handles one inbound message. Never throws (errors are returned as text). */
+export async function answer(push: ChannelPush, call: ToolCall): Promise<void> {
+  const id = push.meta.message_id;
+  if (!id) return;
+  const text = push.content.trim();
+  const lower = text.toLowerCase();
+  const reply = (content: Record<string, unknown>) => call("reply", { message_id: id, content });
+
+  if (push.meta.attachment_count && Number(push.meta.attachment_count) > 0) {
+    const lines = [];
+    for (let i = 1; i <= Number(push.meta.attachment_count); i++) {
+      const kind = push.meta[`attachment_${i}_kind`] ?? "file";
+      const status = push.meta[`attachment_${i}_status`] ?? "?";
+      const path = push.meta[`attachment_${i}_path`];
+      const size = push.meta[`attachment_${i}_size`];
+      lines.push(
+        `- **${kind}** ${status}${size ? `, ${size} bytes` : ""}${path ? `\n  \`${path}\`` : ""}`,
+      );
+    }
+    await reply({ type: "markdown", markdown: `Got your attachment(s):\n\n${lines.join("\n")}` });
+    return;
+  }
+  if (lower === "help" || lower === "/help" || lower === "?") {
+    await reply({ type: "markdown", markdown: HELP });
+    return;
+  }
+  if (lower.includes("progress")) {
+    const chat = push.meta.chat_id!;
+    const card = await call("send", {
+      receive_id: chat,
+      receive_id_type: "chat_id",
+      placeholder: true,
+      text: "Reading your request…",
+    });
+    const cardId = card.message_id as string | undefined;
+    for (const phase of ["Looking things up (2/3)…", "Writing the answer (3/3)…"]) {
+      await new Promise((r) => setTimeout(r, 1200));
+      if (cardId) await call("edit", { message_id: cardId, text: phase });
+    }
+    await reply({
+      type: "markdown",
+      markdown:
+        "**Done.** The progress card above showed the phases; this is the final answer, sent as its own message.",
+    });
+    return;
+  }
+  if (lower.includes("card")) {
+    await reply({
+      type: "card",
+      card: {
+        schema: "2.0",
+        header: { title: { tag: "plain_text", content: "Pick one" }, template: "indigo" },
+        body: {
+          elements: [
+            {
+              tag: "markdown",
+              content: "A **schema-2.0** card. Buttons send a real `card.action.trigger`.",
+            },
+            {
+              tag: "button",
+              text: { tag: "plain_text", content: "👍 Approve" },
+              type: "primary",
+              behaviors: [{ type: "callback", value: { demo: "approve" } }],
+            },
+            {
+              tag: "button",
+              text: { tag: "plain_text", content: "Reject" },
+              type: "danger",
+              behaviors: [{ type: "callback", value: { demo: "reject" } }],
+            },
+          ],
+        },
+      },
+    });
+    return;
+  }
+  if (lower.includes("table")) {
+    await reply({
+      type: "markdown",
+      markdown: [
+        "## A small report",
+        "",
+        "| metric | value |",
+        "|---|---|",
+        "| messages | 3 |",
+        "| latency | 12 ms |",
+        "",
+        "```ts",
+        'const greeting = "hello from the sandbox";',
+        "```",
+      ].join("\n"),
+    });
+    return;
+  }
+  await reply({
+    type: "markdown",
+    markdown: `**You said:** ${text || "(nothing)"}\n\n_Type \`help\` to see what I can show you._`,
+  });
+}
