@@ -7,7 +7,12 @@
 
 import { type BenchResult, formatResults } from "./_types.ts";
 
-const MODULES = ["./foundation_bench.ts", "./emulator_bench.ts", "./journal_bench.ts"];
+const MODULES = [
+  "./foundation_bench.ts",
+  "./emulator_bench.ts",
+  "./journal_bench.ts",
+  "./inbound_bench.ts",
+];
 
 const all: BenchResult[] = [];
 for (const m of MODULES) {

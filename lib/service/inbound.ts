@@ -67,9 +67,13 @@ export async function startInbound(options: InboundOptions): Promise<InboundRunt
   const secrets = new Map(config.accounts.map((a) => [a.alias, a]));
   const pipelineAccounts = new Map<string, PipelineAccount>();
   const intakes = new Map<string, Intake>();
+  const botIds = new Map<string, string | null>();
   const backfills = new Map<string, unknown>();
   for (const a of options.accounts) {
-    const botOpenId = () => store.identities.get(a.alias)?.botOpenId ?? null;
+    // Read on every message (admission, normalisation): kept in memory, from the
+    // store's cache at start and from each identity refresh.
+    botIds.set(a.alias, store.identities.get(a.alias)?.botOpenId ?? null);
+    const botOpenId = () => botIds.get(a.alias) ?? null;
     pipelineAccounts.set(a.alias, {
       alias: a.alias,
       appId: a.appId,
@@ -119,7 +123,9 @@ export async function startInbound(options: InboundOptions): Promise<InboundRunt
       );
     if (options.connect === false) continue;
     const secret = secrets.get(a.alias)!;
-    refreshIdentity({ api: a.api, identities: store.identities, clock, log }).finally(() => {
+    refreshIdentity({ api: a.api, identities: store.identities, clock, log }).then((id) => {
+      if (id?.botOpenId) botIds.set(a.alias, id.botOpenId);
+    }).finally(() => {
       if (aborter.signal.aborted) return;
       connections.set(
         a.alias,
