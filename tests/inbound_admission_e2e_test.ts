@@ -202,3 +202,51 @@ Deno.test("passive events (spec 10.6) go to the events conversation once each, n
     await bridge.close();
   }
 });
+
+Deno.test("bot identity: without it groups fail closed; once cached, @-gating works while both lookups fail", async () => {
+  await using emu = await startEmulator();
+  const down = () => {
+    for (
+      const path of ["/open-apis/bot/v3/info", "/open-apis/application/v6/applications/:app_id"]
+    ) {
+      emu.faults.add({ path, respond: { status: 500, code: 99991400, msg: "unavailable" } });
+    }
+  };
+  const workdir = await Deno.makeTempDir({ prefix: "feishu-mcp-test-" });
+  const config = bridgeConfig(emu.url);
+  const run = async (text: string) => {
+    const bridge = await startBridge({ config, workdir });
+    try {
+      await emu.waitFor(() => emu.ws.status().some((s) => !s.closed && s.ready));
+      emu.userSends({ user: D.alice.openId, chat: D.team, text, mentions: ["bot"] });
+      emu.userSends({ user: D.alice.openId, chat: D.aliceP2p, text }); // DMs need no identity
+      await bridge.updates.atLeast(1);
+      await until(async () => {
+        const j = (await bridge.status()).journal as Record<string, number>;
+        return j.pending === 0 && j.inFlight === 0;
+      }, { what: "the journal to drain" });
+      const account = await bridge.account();
+      return {
+        team: (await bridge.records(D.team)).map((r) => r.text),
+        identity: account.identity as Record<string, unknown> | null,
+        rejected: (account.admission as { rejected: Record<string, number> }).rejected,
+      };
+    } finally {
+      await bridge.close();
+    }
+  };
+  down();
+  const first = await run("first");
+  assert.deepEqual(first.team, []);
+  assert.deepEqual(first.rejected, { bot_not_mentioned: 1 });
+  assert.equal(first.identity, null);
+  emu.faults.clear();
+  const second = await run("second");
+  assert.deepEqual(second.team, ["second"]);
+  assert.equal(second.identity?.bot_name, "EmuBot");
+  down();
+  const third = await run("third");
+  assert.deepEqual(third.team, ["second", "third"]);
+  assert.equal(third.identity?.source, "bot_info");
+  assert.equal(third.identity?.bot_open_id_known, true);
+});

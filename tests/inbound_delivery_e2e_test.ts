@@ -379,6 +379,14 @@ Deno.test("kill -9 mid-burst: after a restart every event the emulator saw ACKed
     }
     const held = records.find((r) => r.feishu_message_id === file.messageId)!;
     assert.equal((held.attachments as Rec[])[0]!.status, "downloaded");
+    // The killed server's Typing reactions were cleared at start; each chat has
+    // exactly the one the restarted server added.
+    for (const chat of CHATS) {
+      const typing = emu.messages(chat).flatMap((m) =>
+        emu.reactions(m.messageId).filter((r) => r.emojiType === "Typing")
+      );
+      assert.equal(typing.length, 1, `one Typing in ${chat}`);
+    }
     const journal = (await bridge.status()).journal as Rec;
     assert.equal(journal.deadLetters, 0);
     // The restarted server resumed the FIFO the killed one left behind.
