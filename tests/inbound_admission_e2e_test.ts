@@ -223,7 +223,7 @@ Deno.test("bot identity: without it groups fail closed; once cached, @-gating wo
       await bridge.updates.atLeast(1);
       await until(async () => {
         const j = (await bridge.status()).journal as Record<string, number>;
-        return j.pending === 0 && j.inFlight === 0;
+        return j.pending === 0 && j.in_flight === 0;
       }, { what: "the journal to drain" });
       const account = await bridge.account();
       return {

@@ -92,11 +92,13 @@ async function listChat(
 ): Promise<void> {
   let pageToken: string | undefined;
   do {
+    // No end time: Feishu's clock may run ahead of ours, and a cut at our "now"
+    // would skip the newest messages. The start is on Feishu's clock already
+    // (the newest stored create_time, minus the overlap).
     const page = await options.api.listMessages({
       containerIdType: "chat",
       containerId: scope.chatId,
       startTimeMs: scope.since,
-      endTimeMs: options.now(),
       pageToken,
       order: "asc",
     });

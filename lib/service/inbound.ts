@@ -20,7 +20,7 @@ import {
   refreshIdentity,
 } from "../inbound/mod.ts";
 import { createTranscriber, type Transcriber } from "../inbound/transcribe/mod.ts";
-import { type Journal, journalPath, openJournal } from "../journal/mod.ts";
+import { type Journal, journalPath, type JournalStats, openJournal } from "../journal/mod.ts";
 import { createNotifier, liccInboxDir, type Notifier, type PushTarget } from "../notify/mod.ts";
 import { clearTyping } from "../presence/mod.ts";
 import type { Store } from "../store/mod.ts";
@@ -205,6 +205,36 @@ export function connectionStatus(s: LongConnectionStatus): Record<string, unknow
     endpoint_host: s.endpointHost,
     proxy: s.proxy,
     next_retry_at: iso(s.nextRetryAt),
+  };
+}
+
+/**
+ * The journal's snapshot as the status resource shows it (snake_case keys).
+ *
+ * @example
+ * ```ts
+ * import { journalStatus } from "./inbound.ts";
+ * import assert from "node:assert/strict";
+ * const s = journalStatus({
+ *   fifo: [{ account: "main", chatKey: "oc_1", depth: 2 }], pending: 2, inFlight: 1, deadLetters: 0,
+ *   admitted: 5, duplicates: 1, processed: 3, failures: 0, faults: 0, doorbells: 5,
+ * });
+ * assert.deepEqual(s.fifo, [{ account: "main", chat: "oc_1", depth: 2 }]);
+ * assert.equal(s.in_flight, 1);
+ * ```
+ */
+export function journalStatus(s: JournalStats): Record<string, unknown> {
+  return {
+    pending: s.pending,
+    in_flight: s.inFlight,
+    dead_letters: s.deadLetters,
+    admitted: s.admitted,
+    duplicates: s.duplicates,
+    processed: s.processed,
+    failures: s.failures,
+    faults: s.faults,
+    doorbells: s.doorbells,
+    fifo: s.fifo.map((c) => ({ account: c.account, chat: c.chatKey, depth: c.depth })),
   };
 }
 
