@@ -4,7 +4,7 @@
  * bare `deno run` from an empty working directory, with an empty `DENO_DIR`,
  * so no `deno.json`, `node_modules` or npm cache can help. Covers what only
  * the bundle can break: embedded assets, the workers started from the bundle
- * itself (search, Opus decoding), and the launcher re-executing the bundle
+ * itself (search, Opus decoding, markdown planning), and the launcher re-executing the bundle
  * confined (KV without a config file).
  */
 
@@ -169,6 +169,19 @@ Deno.test("the bundle serves a whole MCP session from an empty directory: assets
     }[];
     assert.deepEqual(latest?.attachments.map((a) => a.transcription_error), [undefined]);
     assert.equal(latest?.voice_transcript?.text, "hello from feishu voice");
+
+    // Markdown this long is chunked in the planner worker, started from the bundle too.
+    const long = Array.from(
+      { length: 60 },
+      (_, i) => `## Part ${i}\n\n${"Words in a paragraph. ".repeat(20)}`,
+    ).join("\n\n");
+    const sent = await call("send", {
+      receive_id: D.aliceP2p,
+      receive_id_type: "chat_id",
+      content: { type: "markdown", markdown: long },
+    });
+    assert.equal(sent.status, "sent", JSON.stringify(sent));
+    assert.ok(Number(sent.chunk_count) > 1);
     assert.doesNotMatch(stderr, / ERROR /);
   } finally {
     await client.close();

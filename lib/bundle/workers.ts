@@ -14,4 +14,5 @@ import type { WorkerKind } from "../core/mod.ts";
 export const WORKER_MODULES: Record<WorkerKind, () => Promise<unknown>> = {
   search: () => import("../store/search_worker.ts"),
   decode: () => import("../inbound/transcribe/decode_worker.ts"),
+  plan: () => import("../outbound/planner_worker.ts"),
 };

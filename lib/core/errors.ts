@@ -90,7 +90,9 @@ export interface Failure {
 
 /**
  * Renders any thrown value as the stable failure shape. A `BridgeError` keeps
- * its classification; anything else becomes `UNKNOWN`, not retryable.
+ * its classification; anything else becomes `UNKNOWN`, not retryable. A
+ * permission error that names its missing scopes or a grant link adds them as
+ * `missing_scopes` and `help_url` (the six keys stay).
  *
  * @example Unknown errors
  * ```ts
@@ -98,13 +100,25 @@ export interface Failure {
  * const f = toFailure(new Error("boom"));
  * if (f.error_code !== "UNKNOWN" || f.error !== f.message) throw new Error();
  * ```
+ *
+ * @example Missing scopes travel with the failure
+ * ```ts
+ * import { BridgeError, toFailure } from "./errors.ts";
+ * const f = toFailure(new BridgeError("PERMISSION_DENIED", "no scope", {
+ *   context: { scopes: ["im:message"], helpUrl: "https://open.feishu.cn/app" },
+ * }));
+ * if (JSON.stringify(f.missing_scopes) !== '["im:message"]' || f.help_url !== "https://open.feishu.cn/app") throw new Error();
+ * ```
  */
 export function toFailure(err: unknown): Failure {
   if (err instanceof BridgeError) {
-    return failure(err.code, err.message, {
+    const out = failure(err.code, err.message, {
       retryable: err.retryable,
       retryAfterSeconds: err.retryAfterSeconds,
     });
+    if (err.context.scopes?.length) out.missing_scopes = [...err.context.scopes];
+    if (err.context.helpUrl) out.help_url = err.context.helpUrl;
+    return out;
   }
   const text = err instanceof Error ? err.message : String(err);
   return failure("UNKNOWN", text);

@@ -19,7 +19,7 @@
  */
 
 /** Every kind of worker the app starts. */
-export const WORKER_KINDS = ["search", "decode"] as const;
+export const WORKER_KINDS = ["search", "decode", "plan"] as const;
 
 /** One of {@link WORKER_KINDS}. */
 export type WorkerKind = typeof WORKER_KINDS[number];

@@ -102,6 +102,13 @@ async function realPathOrUndefined(fs: MediaFs, path: string): Promise<string | 
   }
 }
 
+function outsideRoots(mediaRoots: readonly string[], found: string): BridgeError {
+  return invalid(
+    `Expected content.source.path to be inside media_roots (${mediaRoots.join(", ")}) ` +
+      `but found ${found}`,
+  );
+}
+
 async function checkPath(
   path: string,
   context: MediaContext,
@@ -111,19 +118,21 @@ async function checkPath(
     throw new TypeError("Expected mediaRoots and fs to check a media path but found none");
   }
   const unreadable = invalid("content.source.path must name a readable file");
-  const real = await realPathOrUndefined(fs, path);
+  let real: string | undefined;
+  try {
+    real = await realPathOrUndefined(fs, path);
+  } catch (err) {
+    // Deno's permissions cover exactly the media roots: a path they deny is outside them.
+    if (err instanceof Deno.errors.NotCapable) throw outsideRoots(mediaRoots, path);
+    throw err;
+  }
   if (real === undefined) throw unreadable;
   const roots: string[] = [];
   for (const root of mediaRoots) {
     const r = await realPathOrUndefined(fs, root);
     if (r !== undefined) roots.push(r);
   }
-  if (!roots.some((root) => inside(root, real))) {
-    throw invalid(
-      `Expected content.source.path to be inside media_roots (${mediaRoots.join(", ")}) ` +
-        `but found ${real}`,
-    );
-  }
+  if (!roots.some((root) => inside(root, real))) throw outsideRoots(mediaRoots, real);
   const st = await fs.stat(real);
   if (!st.isFile || !st.readable) throw unreadable;
   return { realPath: real, size: st.size };

@@ -506,3 +506,20 @@ Deno.test("normaliseOutbound() refuses every path when no media root exists", as
     );
   });
 });
+
+Deno.test("normaliseOutbound() reports a path Deno's permissions deny as outside media_roots", async () => {
+  const denied: MediaFs = {
+    realPath: (p) =>
+      p === "/w"
+        ? Promise.resolve(p)
+        : Promise.reject(new Deno.errors.NotCapable(`Requires read access to "${p}"`)),
+    stat: () => Promise.reject(new Error("unexpected stat")),
+  };
+  await rejects(
+    normaliseOutbound(image("/elsewhere/a.png"), { mediaRoots: ["/w"], fs: denied }),
+    {
+      message:
+        "Expected content.source.path to be inside media_roots (/w) but found /elsewhere/a.png",
+    },
+  );
+});

@@ -11,6 +11,11 @@
  * → {@link applyLifecycle} and {@link lifecycleResponse} (§3.8).
  * {@link DuplicateGuard} is the §2.1 step 5 guard.
  *
+ * The I/O edge of delivery: {@link Planner} runs materialisation (and edit
+ * planning) of large markdown in a Worker; {@link uploadMedia} uploads a path
+ * source; {@link deliverChunks} sends one logical message's chunks, one
+ * attempt each, inside one scheduler run (§3.5).
+ *
  * The only filesystem facts (media paths) come through {@link MediaFs}.
  * @module
  */
@@ -30,3 +35,6 @@ export * from "./idempotency.ts";
 export * from "./scheduler.ts";
 export * from "./markdown/mod.ts";
 export * from "./duplicate_guard.ts";
+export * from "./planner.ts";
+export * from "./upload.ts";
+export * from "./deliver.ts";

@@ -7,6 +7,12 @@
  * conversation until its last chunk is out, messages to one conversation go in
  * call order, and different conversations proceed in parallel.
  *
+ * Feishu counts a request when it arrives, which is after the slot was given
+ * and before its answer came back. A caller that reports the answer (the
+ * `done` a slot resolves to) moves that send's time to the answer, so a slow
+ * first request (a token fetch before it, say) cannot let the sixth one land
+ * inside the first one's second.
+ *
  * Time comes from an injected `Clock`; every wait takes an `AbortSignal`.
  * @module
  */
@@ -24,14 +30,25 @@ export interface SchedulerOptions {
   windowMs?: number;
 }
 
-/** Waits for the next slot of the running message; await it before each wire call. */
-export type Slot = (signal?: AbortSignal) => Promise<void>;
+/** Call when the wire call a slot was given for has been answered (or failed). */
+export type SlotDone = () => void;
 
-/** The last `max` event times of one rate scope. */
+/**
+ * Waits for the next slot of the running message; await it before each wire
+ * call, and call the `done` it resolves to once that call is answered.
+ */
+export type Slot = (signal?: AbortSignal) => Promise<SlotDone>;
+
+/** One counted send: given at `t`, moved later when its answer arrives. */
+interface Stamp {
+  t: number;
+}
+
+/** The latest `max` send times of one rate scope. */
 class RateWindow {
   readonly #max: number;
   readonly #ms: number;
-  readonly #times: number[] = [];
+  readonly #stamps: Stamp[] = [];
   blockedUntil = 0;
 
   constructor(max: number, ms: number) {
@@ -41,19 +58,29 @@ class RateWindow {
 
   /** The earliest time one more event keeps every rolling window within `max`. */
   readyAt(now: number): number {
-    const ready = this.#times.length < this.#max ? now : this.#times[0]! + this.#ms;
+    const ready = this.#stamps.length < this.#max ? now : this.#oldest()!.t + this.#ms;
     return Math.max(now, ready, this.blockedUntil);
   }
 
-  record(t: number): void {
-    this.#times.push(t);
-    if (this.#times.length > this.#max) this.#times.shift();
+  record(t: number): Stamp {
+    const stamp = { t };
+    this.#stamps.push(stamp);
+    if (this.#stamps.length > this.#max) {
+      this.#stamps.splice(this.#stamps.indexOf(this.#oldest()!), 1);
+    }
+    return stamp;
   }
 
   /** Whether the window no longer constrains anything at `now`. */
   idle(now: number): boolean {
-    const last = this.#times.at(-1);
-    return (last === undefined || last + this.#ms <= now) && this.blockedUntil <= now;
+    const last = Math.max(-Infinity, ...this.#stamps.map((s) => s.t));
+    return last + this.#ms <= now && this.blockedUntil <= now;
+  }
+
+  #oldest(): Stamp | undefined {
+    let oldest: Stamp | undefined;
+    for (const s of this.#stamps) if (oldest === undefined || s.t < oldest.t) oldest = s;
+    return oldest;
   }
 }
 
@@ -83,8 +110,9 @@ const SWEEP_ABOVE = 256;
  * const sent: string[] = [];
  * await scheduler.run("oc_1", async (slot) => {
  *   for (const chunk of ["a", "b"]) {
- *     await slot();
+ *     const done = await slot();
  *     sent.push(chunk);
+ *     done();
  *   }
  * });
  * if (sent.join() !== "a,b") throw new Error();
@@ -198,15 +226,17 @@ export class OutboundScheduler {
     else next.resolve();
   }
 
-  async #slot(lane: Lane, signal: AbortSignal): Promise<void> {
+  async #slot(lane: Lane, signal: AbortSignal): Promise<SlotDone> {
     for (;;) {
       signal.throwIfAborted();
       const now = this.#clock.now();
       const ready = Math.max(lane.window.readyAt(now), this.#app.readyAt(now));
       if (ready <= now) {
-        lane.window.record(now);
-        this.#app.record(now);
-        return;
+        const stamps = [lane.window.record(now), this.#app.record(now)];
+        return () => {
+          const answered = this.#clock.now();
+          for (const s of stamps) s.t = Math.max(s.t, answered);
+        };
       }
       await this.#clock.sleep(ready - now, signal);
     }

@@ -194,3 +194,20 @@ Deno.test("OutboundScheduler rejects rates that are not positive integers", () =
   );
   throws(() => new OutboundScheduler({ clock, appPerSecond: 2.5 }), /but found 2.5/);
 });
+
+Deno.test("OutboundScheduler counts an answered send from its answer, so a slow first call cannot crowd the next second", async () => {
+  const { clock, scheduler } = setup({ perChatPerSecond: 2 });
+  const given: number[] = [];
+  const work = scheduler.run("oc_1", async (slot) => {
+    for (let i = 0; i < 3; i++) {
+      const done = await slot();
+      given.push(clock.now());
+      // The first call takes 300 ms to be answered (a token fetch before it, say).
+      if (i === 0) await clock.sleep(300);
+      done();
+    }
+  });
+  await drive(clock, work);
+  // Without the answer time the third send would go at 1000; counted from the answer it waits to 1300.
+  deepEqual(given, [0, 300, 1300]);
+});

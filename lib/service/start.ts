@@ -13,9 +13,12 @@ import { INSTRUCTIONS, SERVER_NAME, VERSION } from "./about.ts";
 import {
   accountDetails,
   type ActionContext,
+  createOutboundRuntime,
   dispatch,
   type LiveActions,
+  liveActions,
   manualResult,
+  type OutboundRuntime,
 } from "../actions/mod.ts";
 import { type McpApp, type McpHandle, validateToolCall } from "../mcp/mod.ts";
 import { lockWorkdir, openStore, stateDir, type Store, type WorkdirLock } from "../store/mod.ts";
@@ -131,7 +134,10 @@ export async function startService(
     }
   }
 
-  const live: Partial<LiveActions> = {};
+  const outbound: OutboundRuntime | null = context
+    ? createOutboundRuntime({ clock: deps.clock })
+    : null;
+  const live: Partial<LiveActions> = outbound ? liveActions(outbound) : {};
   const accountStatus = (): AccountStatus[] =>
     (config?.accounts ?? []).map((a) => {
       const id = context?.store.identities.get(a.alias) ?? null;
@@ -202,6 +208,7 @@ export async function startService(
       mcp = handle;
     },
     async close() {
+      outbound?.close();
       await inbound?.close().catch((err) =>
         log.warn("inbound close failed", { error: String(err) })
       );

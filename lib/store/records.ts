@@ -115,6 +115,33 @@ export class RecordStore {
     this.#indexChunks(input);
   }
 
+  /**
+   * Rewrites an existing record's JSON (and its status and searchable text),
+   * leaving the other columns as they are; indexes any new chunk ids. Used by
+   * the edit/delete lifecycle and by a replayed partial send. False when no
+   * such record exists.
+   */
+  update(
+    account: string,
+    id: string,
+    change: { record: Record<string, unknown>; status?: string | null; chunkIds?: string[] },
+  ): boolean {
+    const res = this.#db.prepare(
+      `UPDATE records SET record = ?, status = ?, search_text = ?, updated_at = ?
+       WHERE account = ? AND id = ?`,
+    ).run(
+      JSON.stringify(change.record),
+      change.status ?? null,
+      buildSearchText(change.record),
+      this.#now(),
+      account,
+      id,
+    );
+    if (res.changes === 0) return false;
+    this.#indexChunks({ account, id, chunkIds: change.chunkIds });
+    return true;
+  }
+
   /** The record with this exact compound id. */
   get(account: string, id: string): StoredRecord | null {
     const row = this.#db.prepare(`SELECT ${COLUMNS} FROM records WHERE account = ? AND id = ?`)
@@ -273,7 +300,7 @@ export class RecordStore {
     ];
   }
 
-  #indexChunks(input: RecordInput): void {
+  #indexChunks(input: Pick<RecordInput, "account" | "id" | "chunkIds">): void {
     if (!input.chunkIds?.length) return;
     const stmt = this.#db.prepare(
       `INSERT INTO record_chunks (account, message_id, record_id) VALUES (?, ?, ?)

@@ -84,6 +84,24 @@ Deno.test("RecordStore.insert() is idempotent per (account, id)", () =>
     assert.equal(s.records.get("main", "main:oc_1:om_1")?.record.text, "hello 1");
   }));
 
+Deno.test("RecordStore.update() rewrites the JSON and status, keeps the other columns and indexes new chunks", () =>
+  withStore((s) => {
+    s.records.insert(msg(1, { direction: "outgoing", kind: "sent", status: "partial" }));
+    const changed = s.records.update("main", "main:oc_1:om_1", {
+      record: { id: "main:oc_1:om_1", text: "whole now", status: "sent" },
+      status: "sent",
+      chunkIds: ["main:oc_1:om_1", "main:oc_1:om_9"],
+    });
+    assert.equal(changed, true);
+    const back = s.records.findByMessageId("main", "main:oc_1:om_9");
+    assert.equal(back?.id, "main:oc_1:om_1");
+    assert.equal(back?.status, "sent");
+    assert.equal(back?.record.text, "whole now");
+    assert.equal(back?.createTime, 1000);
+    assert.equal(back?.direction, "outgoing");
+    assert.equal(s.records.update("main", "main:oc_1:om_404", { record: {} }), false);
+  }));
+
 Deno.test("RecordStore.listChat() sorts by create time then arrival, newest first", () =>
   withStore((s) => {
     s.records.insert(msg(2));

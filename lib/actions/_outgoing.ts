@@ -1,0 +1,149 @@
+/**
+ * What `send` and `reply` share: validation and materialisation before any
+ * I/O, then upload and delivery, then the sent record.
+ * @module
+ */
+
+import type { FeishuMessage } from "../feishu/mod.ts";
+import {
+  checkMediaSize,
+  chunkUuids,
+  type Degradation,
+  deliverChunks,
+  type DeliveryOutcome,
+  type DeliveryRoute,
+  type JsonObject,
+  laneOf,
+  type NormalisedContent,
+  normaliseOutbound,
+  type OutboundInput,
+  uploadMedia,
+  type WireBody,
+  wrapProgressCard,
+} from "../outbound/mod.ts";
+import type { AccountRuntime, ActionContext } from "./context.ts";
+import type { OutboundRuntime } from "./outbound_runtime.ts";
+
+/** A message that passed validation: its final content and wire bodies. */
+export interface Prepared {
+  content: NormalisedContent;
+  /** For a path source these carry a provisional key until the upload. */
+  bodies: WireBody[];
+  degradations: Degradation[];
+}
+
+/** Stands in for an upload's key so a media message can be measured before the upload. */
+const PROVISIONAL_KEY = "img_v3_provisional_" + "0".repeat(45);
+
+/**
+ * Normalises and materialises `text` / `content` with every check that needs
+ * no Feishu call: content rules, media roots and sizes, placeholder rules,
+ * byte limits. Throws `INVALID_ARGUMENT`; nothing reaches Feishu or disk.
+ */
+export async function prepareOutgoing(
+  ctx: ActionContext,
+  rt: OutboundRuntime,
+  input: OutboundInput & { placeholder?: boolean },
+): Promise<Prepared> {
+  let content = await normaliseOutbound(input, {
+    mediaRoots: ctx.config.mediaRoots,
+    fs: rt.mediaFs,
+  });
+  checkMediaSize(content);
+  if (input.placeholder) content = wrapProgressCard(content, { mode: "send" });
+  const m = await rt.planner.materialise(
+    content,
+    content.media?.upload ? { mediaKey: PROVISIONAL_KEY } : {},
+  );
+  return { content, bodies: m.bodies, degradations: m.degradations };
+}
+
+/** Uploads a path source (once), then delivers every chunk with its uuid. */
+export async function transmit(
+  ctx: ActionContext,
+  rt: OutboundRuntime,
+  args: {
+    account: AccountRuntime;
+    prepared: Prepared;
+    route: DeliveryRoute;
+    idempotencyKey?: string;
+  },
+): Promise<DeliveryOutcome> {
+  const { account, prepared } = args;
+  let bodies = prepared.bodies;
+  const upload = prepared.content.media?.upload;
+  if (upload !== undefined) {
+    const mediaKey = await uploadMedia(account.api, upload, { readFile: rt.readFile });
+    bodies = (await rt.planner.materialise(prepared.content, { mediaKey })).bodies;
+  }
+  const uuids = chunkUuids(
+    { account: account.alias, idempotencyKey: args.idempotencyKey, count: bodies.length },
+    ctx.deps,
+  );
+  return await deliverChunks({ api: account.api, scheduler: rt.scheduler }, {
+    route: args.route,
+    bodies,
+    uuids,
+    lane: laneOf(args.route),
+  });
+}
+
+/** When the message was sent: Feishu's create time of its first chunk, else the clock. */
+export function sentAt(ctx: ActionContext, delivered: readonly FeishuMessage[]): number {
+  return delivered[0]?.createTime ?? ctx.deps.clock.now();
+}
+
+/**
+ * Writes the sent record (one per logical message, every chunk id indexed).
+ * A record that already exists is replaced only when it was `partial` (a
+ * replay with the same `idempotency_key` completed it). A store failure does
+ * not undo a delivery: it is logged and returned as a warning.
+ */
+export function persistSent(
+  ctx: ActionContext,
+  alias: string,
+  record: JsonObject,
+  at: number,
+): string | undefined {
+  const id = String(record.id);
+  const status = String(record.status);
+  const chunkIds = (record.message_ids as string[]).slice();
+  try {
+    ctx.store.transaction(() => {
+      const inserted = ctx.store.records.insert({
+        account: alias,
+        id,
+        chatId: String(record.chat_id),
+        threadId: typeof record.thread_id === "string" ? record.thread_id : null,
+        feishuMessageId: String(record.feishu_message_id),
+        direction: "outgoing",
+        kind: "sent",
+        status,
+        createTime: Math.floor(at / 1000) * 1000,
+        record,
+        chunkIds,
+      });
+      if (!inserted && ctx.store.records.get(alias, id)?.status === "partial") {
+        ctx.store.records.update(alias, id, { record, status, chunkIds });
+      }
+    });
+    return undefined;
+  } catch (err) {
+    const reason = err instanceof Error ? err.message : String(err);
+    ctx.deps.log.error("sent record not saved", { id, error: reason });
+    return `The message was delivered but its record could not be saved (${reason}); ` +
+      "read will not show it.";
+  }
+}
+
+/** Adds what the chunker had to compromise on, and any other warning, to a result. */
+export function withWarnings<T extends Record<string, unknown>>(
+  result: T,
+  degradations: readonly Degradation[],
+  extra?: string,
+): T {
+  const warnings = degradations.map((d) => d.detail);
+  if (extra !== undefined) warnings.push(extra);
+  if (warnings.length > 0) (result as Record<string, unknown>).warnings = warnings;
+  return result;
+}

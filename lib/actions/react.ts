@@ -1,0 +1,40 @@
+/**
+ * `react` (spec §2.5): add or remove one reaction on a message, exactly once.
+ * Independent of the automatic presence reactions; never retried, never
+ * turned into a message.
+ * @module
+ */
+
+import { BridgeError } from "../core/mod.ts";
+import type { ReactInput } from "../mcp/family/mod.ts";
+import { accountOf, parseMessageRef } from "./_targets.ts";
+import type { ActionContext } from "./context.ts";
+
+/** Runs `react`. */
+export async function react(
+  ctx: ActionContext,
+  input: ReactInput,
+): Promise<Record<string, unknown>> {
+  const ref = parseMessageRef(input.message_id);
+  const account = accountOf(ctx, ref.alias);
+  if (input.operation === "add") {
+    if (!input.emoji_type) {
+      throw new BridgeError("INVALID_ARGUMENT", "emoji_type is required for reaction add");
+    }
+    const reactionId = await account.api.addReaction(ref.messageId, input.emoji_type);
+    return {
+      status: "added",
+      message_id: input.message_id,
+      reaction_id: reactionId,
+      emoji_type: input.emoji_type,
+    };
+  }
+  if (input.operation === "remove") {
+    if (!input.reaction_id) {
+      throw new BridgeError("INVALID_ARGUMENT", "reaction_id is required for reaction remove");
+    }
+    await account.api.removeReaction(ref.messageId, input.reaction_id);
+    return { status: "removed", message_id: input.message_id, reaction_id: input.reaction_id };
+  }
+  throw new BridgeError("INVALID_ARGUMENT", "operation must be add or remove");
+}

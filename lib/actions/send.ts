@@ -1,0 +1,100 @@
+/**
+ * `send` (spec §2.1): a new message to a user or chat, optionally as a native
+ * progress card. Validation, materialisation and the duplicate guard run
+ * before any I/O; then upload (if any) and one attempt per chunk; then the
+ * sent record, the chat's Typing removed, and the result.
+ * @module
+ */
+
+import { BridgeError, type Failure } from "../core/mod.ts";
+import type { ReceiveIdType } from "../feishu/mod.ts";
+import type { SendInput } from "../mcp/family/mod.ts";
+import {
+  checkIdempotencyKey,
+  duplicateBlocked,
+  partialDeliveryFailure,
+  sendSuccess,
+  sentRecord,
+} from "../outbound/mod.ts";
+import { stopTyping, stopTypingByTarget } from "../presence/mod.ts";
+import { persistSent, prepareOutgoing, sentAt, transmit, withWarnings } from "./_outgoing.ts";
+import { type ActionContext, resolveAccount } from "./context.ts";
+import type { OutboundRuntime } from "./outbound_runtime.ts";
+
+/** Runs `send`. */
+export async function send(
+  ctx: ActionContext,
+  rt: OutboundRuntime,
+  input: SendInput,
+): Promise<Record<string, unknown>> {
+  const account = resolveAccount(ctx, input.account);
+  const receiveId = input.receive_id;
+  if (!receiveId) throw new BridgeError("INVALID_ARGUMENT", "receive_id is required");
+  const receiveIdType: ReceiveIdType = input.receive_id_type ?? "open_id";
+  const idempotencyKey = checkIdempotencyKey(input.idempotency_key);
+  const placeholder = input.placeholder === true;
+  const prepared = await prepareOutgoing(ctx, rt, {
+    text: "text" in input ? input.text : undefined,
+    content: "content" in input ? input.content : undefined,
+    placeholder,
+  });
+  const identity = {
+    account: account.alias,
+    receiveId,
+    content: prepared.content.recordContent,
+  };
+  if (rt.guard.blocked(identity)) return duplicateBlocked();
+
+  const presence = { api: account.api, typing: ctx.store.typing, log: ctx.deps.log };
+  const clearTyping = (chatId: string) =>
+    chatId
+      ? stopTyping(presence, account.alias, chatId).then(() => {})
+      : stopTypingByTarget(presence, account.alias, receiveId, receiveIdType);
+  const knownChat = receiveIdType === "chat_id" ? receiveId : "";
+
+  let outcome;
+  try {
+    outcome = await transmit(ctx, rt, {
+      account,
+      prepared,
+      route: { kind: "create", receiveId, receiveIdType },
+      idempotencyKey,
+    });
+  } catch (err) {
+    await clearTyping(knownChat);
+    throw err;
+  }
+  const last = outcome.delivered.at(-1);
+  await clearTyping(last?.chatId || knownChat);
+  if (last === undefined) throw outcome.failure!;
+
+  const chatId = last.chatId || knownChat || receiveId;
+  const at = sentAt(ctx, outcome.delivered);
+  const contentType = prepared.content.type;
+  const record = sentRecord({
+    alias: account.alias,
+    chatId,
+    to: { receive_id: receiveId, receive_id_type: receiveIdType },
+    providerIds: outcome.delivered.map((m) => m.messageId),
+    content: prepared.content,
+    at,
+    placeholder,
+    provider: { root_id: last.rootId, parent_id: last.parentId, thread_id: last.threadId },
+    partial: outcome.failure
+      ? { chunkCount: outcome.chunkCount, error: outcome.failure }
+      : undefined,
+  });
+  const saveWarning = persistSent(ctx, account.alias, record, at);
+  rt.guard.record(identity);
+  const ids = record.message_ids as string[];
+  const result: Record<string, unknown> | Failure = outcome.failure
+    ? partialDeliveryFailure({
+      error: outcome.failure,
+      deliveredIds: ids,
+      chunkCount: outcome.chunkCount,
+      contentType,
+      threadId: last.threadId,
+    })
+    : sendSuccess({ messageIds: ids, contentType, threadId: last.threadId, placeholder });
+  return withWarnings(result, prepared.degradations, saveWarning);
+}
