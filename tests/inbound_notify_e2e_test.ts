@@ -138,6 +138,41 @@ Deno.test("LICC (spec 8, 10.8): one event file per admitted message, exactly the
   }
 });
 
+Deno.test("LICC (spec 10.8): the window interleaves the agent's own sends as outgoing items from me, in date order", async () => {
+  await using emu = await startEmulator();
+  const bridge = await startLingTai(emu);
+  try {
+    await emu.ws.whenReady();
+    const m1 = emu.userSends({ user: D.alice.openId, chat: D.aliceP2p, text: "question" });
+    await bridge.channel.atLeast(1);
+    const sent = await bridge.call("send", {
+      receive_id: D.aliceP2p,
+      receive_id_type: "chat_id",
+      text: "answer",
+    });
+    assert.equal(sent.status, "sent");
+    const m3 = emu.userSends({ user: D.alice.openId, chat: D.aliceP2p, text: "thanks" });
+    await bridge.channel.atLeast(2);
+    const e = (await liccEvents(bridge)).get(`main:${D.aliceP2p}:${m3.messageId}`)!;
+    const items = (e.metadata as Rec).recent_messages as Rec[];
+    assert.deepEqual(items.map((i) => i.id), [
+      `main:${D.aliceP2p}:${m1.messageId}`,
+      sent.message_id,
+      `main:${D.aliceP2p}:${m3.messageId}`,
+    ]);
+    assert.deepEqual(items.map((i) => i.direction), ["incoming", "outgoing", "incoming"]);
+    assert.deepEqual(items.map((i) => i.sender), ["Alice", "me", "Alice"]);
+    assert.deepEqual(items.map((i) => i.is_current === true), [false, false, true]);
+    assert.deepEqual(items.map((i) => i.text_truncated), [false, false, false]);
+    assert.equal(((e.metadata as Rec).latest_incoming as Rec).id, items[2]!.id);
+    // The send took the chat's Typing away; the next message started a new one.
+    assert.deepEqual(emu.reactions(m1.messageId!).map((r) => r.emojiType), ["OK"]);
+    assert.deepEqual(emu.reactions(m3.messageId!).map((r) => r.emojiType), ["OK", "Typing"]);
+  } finally {
+    await bridge.close();
+  }
+});
+
 Deno.test("LICC (spec 10.5, 10.8): topic messages carry the thread and mentions; attachments appear on the current item only, without keys", async () => {
   await using emu = await startEmulator();
   for (let n = 1; n <= 21; n++) {
