@@ -11,6 +11,7 @@ const MODULES = [
   "./foundation_bench.ts",
   "./emulator_bench.ts",
   "./journal_bench.ts",
+  "./inbound_bench.ts",
   "./outbound_bench.ts",
 ];
 

@@ -67,10 +67,12 @@ export interface FeishuApi {
     fileName: string;
     durationMs?: number;
   }): Promise<string>;
+  /** Downloads a message resource; aborting `signal` cancels the request. */
   downloadResource(
     messageId: string,
     fileKey: string,
     type: "image" | "file",
+    options?: CallOptions,
   ): Promise<{ bytes: Uint8Array; fileName: string | null; contentType: string | null }>;
   /** One page of a chat's (or thread's) history. Times in ms. */
   listMessages(req: {

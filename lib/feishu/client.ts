@@ -301,13 +301,23 @@ export function createFeishuApi(options: FeishuApiOptions): FeishuApi {
         return key;
       }),
 
-    downloadResource: (messageId, fileKey, type) =>
+    downloadResource: (messageId, fileKey, type, opts = {}) =>
       call("download_resource", async () => {
-        const res = await im.messageResource.get({
-          path: { message_id: messageId, file_key: fileKey },
+        // The generic request (not `im.messageResource.get`) so the download can be
+        // aborted: a shutdown must not wait for a large or stalled file.
+        const request = {
+          method: "GET" as const,
+          url: `/open-apis/im/v1/messages/${encodeURIComponent(messageId)}/resources/${
+            encodeURIComponent(fileKey)
+          }`,
           params: { type },
-        });
-        const bytes = await readStream(res.getReadableStream());
+          responseType: "stream" as const,
+          signal: opts.signal,
+          // The SDK's response interceptor then returns the headers with the body.
+          $return_headers: true,
+        };
+        const res = await client.request(request) as { data: unknown; headers: unknown };
+        const bytes = await readStream(res.data);
         const headers = plainHeaders(res.headers);
         return {
           bytes,
@@ -415,6 +425,8 @@ export function createFeishuApi(options: FeishuApiOptions): FeishuApi {
  * import { fileNameFromDisposition } from "./client.ts";
  * if (fileNameFromDisposition('attachment; filename="a b.pdf"') !== "a b.pdf") throw new Error();
  * if (fileNameFromDisposition("attachment; filename*=UTF-8''%E6%96%87.txt") !== "文.txt") throw new Error();
+ * if (fileNameFromDisposition('attachment; filename="..%2Fa%20b.mp4"') !== "../a b.mp4") throw new Error();
+ * if (fileNameFromDisposition('attachment; filename="100%.txt"') !== "100%.txt") throw new Error();
  * ```
  */
 export function fileNameFromDisposition(header: string | undefined): string | null {
@@ -429,5 +441,15 @@ export function fileNameFromDisposition(header: string | undefined): string | nu
   }
   const plain = header.match(/filename\s*=\s*"([^"]*)"/) ?? header.match(/filename\s*=\s*([^;]+)/);
   const name = plain?.[1]?.trim();
-  return name ? name : null;
+  return name ? percentDecoded(name) : null;
+}
+
+/** A plain `filename` that carries percent-escapes (as Feishu sends non-ASCII names), decoded. */
+function percentDecoded(name: string): string {
+  if (!/%[0-9A-Fa-f]{2}/.test(name)) return name;
+  try {
+    return decodeURIComponent(name);
+  } catch {
+    return name; // not valid percent-encoding: the name is literal
+  }
 }

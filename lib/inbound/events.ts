@@ -46,6 +46,13 @@ export interface PassiveEvent {
 export interface EventContext {
   /** Display name of a user from the contact cache, if known. */
   contactName?: (openId: string) => string | null | undefined;
+  /**
+   * The chat of a message we stored, if known. Feishu's reaction events carry
+   * no chat; this fills `chat_id`/`chat_type` (and `source_chat_id`) in.
+   */
+  messageChat?: (
+    feishuMessageId: string,
+  ) => { chatId: string; chatType: string | null } | null | undefined;
 }
 
 /**
@@ -78,20 +85,24 @@ export function projectPassiveEvent(
       : e.operator_id,
   );
   const actor = actorOf(actorIds, ctx);
-  const chatId = asText(e.chat_id) ?? null;
+  let chatId = asText(e.chat_id) ?? null;
   let event: JsonObject;
   switch (kind.type) {
-    case "reaction":
+    case "reaction": {
+      const messageId = asText(e.message_id) ?? null;
+      const known = chatId === null && messageId ? ctx.messageChat?.(messageId) : undefined;
+      if (known) chatId = known.chatId;
       event = {
-        message_id: asText(e.message_id) ?? null,
+        message_id: messageId,
         operator: actor,
         emoji_type: asText(asObject(e.reaction_type)?.emoji_type) ?? null,
         action: kind.action,
         chat_id: chatId,
-        chat_type: asText(e.chat_type) ?? null,
+        chat_type: asText(e.chat_type) ?? known?.chatType ?? null,
         action_time: asNumber(e.action_time) ?? null,
       };
       break;
+    }
     case "message_read":
       event = {
         reader: actor,

@@ -42,6 +42,28 @@ const left = eventEnvelope("im.chat.member.bot.deleted_v1", {
   name: "Project X",
 });
 
+Deno.test("buildEventRecord() fills a reaction's chat from the stored message when Feishu sends none, without changing a derived id", () => {
+  const bare = structuredClone(reaction);
+  const ev = bare.event as Record<string, unknown>;
+  delete ev.chat_id;
+  delete ev.chat_type;
+  delete (bare.header as Record<string, unknown>).event_id;
+  const lookups: string[] = [];
+  const r = buildEventRecord(bare, {
+    ...ctx,
+    messageChat: (id) => (lookups.push(id), { chatId: "oc_found", chatType: "group" }),
+  });
+  assert.deepEqual(lookups, ["om_target"]);
+  assert.equal(r?.source_chat_id, "oc_found");
+  assert.equal(r?.event.chat_id, "oc_found");
+  assert.equal(r?.event.chat_type, "group");
+  assert.equal(r?.id, buildEventRecord(bare, ctx)?.id);
+  // Unknown message: the chat stays null.
+  const unknown = buildEventRecord(bare, { ...ctx, messageChat: () => null });
+  assert.equal(unknown?.event.chat_id, null);
+  assert.equal(unknown?.source_chat_id, null);
+});
+
 Deno.test("buildEventRecord() projects a reaction exactly as the checklist row says", () => {
   const r = buildEventRecord(reaction, ctx);
   assert.ok(r);

@@ -184,7 +184,7 @@ export function createPipeline(deps: PipelineDeps): Pipeline {
       const got = await downloadAttachments(norm.descriptors, {
         messageId: record.feishu_message_id,
         dir,
-        download: (mid, key, type) => account.api.downloadResource(mid, key, type),
+        download: (mid, key, type) => account.api.downloadResource(mid, key, type, { signal }),
         signal,
       });
       record.attachments = got.attachments;
@@ -240,6 +240,7 @@ export function createPipeline(deps: PipelineDeps): Pipeline {
       alias: account.alias,
       nowMs: deps.clock.now(),
       contactName: (id) => account.names.known(id),
+      messageChat: (id) => deps.store.records.chatOfFeishuMessage(account.alias, id),
     });
     if (!rec) return;
     const inserted = deps.store.records.insert({

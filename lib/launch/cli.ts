@@ -43,6 +43,10 @@ export async function runCli(app: App): Promise<void> {
   }
   const { serve } = await import("../serve.ts");
   await serve(launch);
+  // Everything durable is closed by now. Exit explicitly: an HTTP request the
+  // shutdown aborted (a stalled download) can keep Deno's node:http socket, and
+  // so the process, alive until the host loses patience and kills it.
+  Deno.exit(0);
 }
 
 async function reexecConfined(app: App, launch: LaunchOptions): Promise<never> {

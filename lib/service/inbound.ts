@@ -8,7 +8,7 @@
 import { join } from "node:path";
 import type { Config, LaunchOptions } from "../config/mod.ts";
 import type { Deps } from "../core/mod.ts";
-import { startLongConnection } from "../feishu/mod.ts";
+import { type LongConnectionStatus, startLongConnection } from "../feishu/mod.ts";
 import {
   backfill,
   createIntake,
@@ -20,7 +20,7 @@ import {
   refreshIdentity,
 } from "../inbound/mod.ts";
 import { createTranscriber, type Transcriber } from "../inbound/transcribe/mod.ts";
-import { type Journal, journalPath, openJournal } from "../journal/mod.ts";
+import { type Journal, journalPath, type JournalStats, openJournal } from "../journal/mod.ts";
 import { createNotifier, liccInboxDir, type Notifier, type PushTarget } from "../notify/mod.ts";
 import { clearTyping } from "../presence/mod.ts";
 import type { Store } from "../store/mod.ts";
@@ -67,9 +67,13 @@ export async function startInbound(options: InboundOptions): Promise<InboundRunt
   const secrets = new Map(config.accounts.map((a) => [a.alias, a]));
   const pipelineAccounts = new Map<string, PipelineAccount>();
   const intakes = new Map<string, Intake>();
+  const botIds = new Map<string, string | null>();
   const backfills = new Map<string, unknown>();
   for (const a of options.accounts) {
-    const botOpenId = () => store.identities.get(a.alias)?.botOpenId ?? null;
+    // Read on every message (admission, normalisation): kept in memory, from the
+    // store's cache at start and from each identity refresh.
+    botIds.set(a.alias, store.identities.get(a.alias)?.botOpenId ?? null);
+    const botOpenId = () => botIds.get(a.alias) ?? null;
     pipelineAccounts.set(a.alias, {
       alias: a.alias,
       appId: a.appId,
@@ -119,7 +123,9 @@ export async function startInbound(options: InboundOptions): Promise<InboundRunt
       );
     if (options.connect === false) continue;
     const secret = secrets.get(a.alias)!;
-    refreshIdentity({ api: a.api, identities: store.identities, clock, log }).finally(() => {
+    refreshIdentity({ api: a.api, identities: store.identities, clock, log }).then((id) => {
+      if (id?.botOpenId) botIds.set(a.alias, id.botOpenId);
+    }).finally(() => {
       if (aborter.signal.aborted) return;
       connections.set(
         a.alias,
@@ -150,7 +156,7 @@ export async function startInbound(options: InboundOptions): Promise<InboundRunt
       const intake = intakes.get(alias);
       return {
         connection: conn
-          ? { ...conn.status() }
+          ? connectionStatus(conn.status())
           : { state: options.connect === false ? "disabled" : "starting" },
         intake: intake ? { ...intake.counters } : {},
         backfill: backfills.get(alias) ?? null,
@@ -165,6 +171,70 @@ export async function startInbound(options: InboundOptions): Promise<InboundRunt
         await clearTyping({ api: a.api, typing: store.typing, log }, a.alias);
       }
     },
+  };
+}
+
+/**
+ * The long connection's status as the status resource shows it: snake_case
+ * keys like the rest of the resource, times as ISO strings (null when never).
+ *
+ * @example
+ * ```ts
+ * import { connectionStatus } from "./inbound.ts";
+ * import assert from "node:assert/strict";
+ * const s = connectionStatus({
+ *   state: "connected", since: 0, lastFrameAt: 1000, lastEventAt: null, lastPingAt: null,
+ *   connects: 2, reconnects: 1, lastError: null, endpointHost: "h:1", proxy: null, nextRetryAt: null,
+ * });
+ * assert.equal(s.last_frame_at, "1970-01-01T00:00:01.000Z");
+ * assert.equal(s.last_event_at, null);
+ * assert.equal(s.reconnects, 1);
+ * ```
+ */
+export function connectionStatus(s: LongConnectionStatus): Record<string, unknown> {
+  const iso = (ms: number | null) => ms === null ? null : new Date(ms).toISOString();
+  return {
+    state: s.state,
+    since: iso(s.since),
+    last_frame_at: iso(s.lastFrameAt),
+    last_event_at: iso(s.lastEventAt),
+    last_ping_at: iso(s.lastPingAt),
+    connects: s.connects,
+    reconnects: s.reconnects,
+    last_error: s.lastError,
+    endpoint_host: s.endpointHost,
+    proxy: s.proxy,
+    next_retry_at: iso(s.nextRetryAt),
+  };
+}
+
+/**
+ * The journal's snapshot as the status resource shows it (snake_case keys).
+ *
+ * @example
+ * ```ts
+ * import { journalStatus } from "./inbound.ts";
+ * import assert from "node:assert/strict";
+ * const s = journalStatus({
+ *   fifo: [{ account: "main", chatKey: "oc_1", depth: 2 }], pending: 2, inFlight: 1, deadLetters: 0,
+ *   admitted: 5, duplicates: 1, processed: 3, failures: 0, faults: 0, doorbells: 5,
+ * });
+ * assert.deepEqual(s.fifo, [{ account: "main", chat: "oc_1", depth: 2 }]);
+ * assert.equal(s.in_flight, 1);
+ * ```
+ */
+export function journalStatus(s: JournalStats): Record<string, unknown> {
+  return {
+    pending: s.pending,
+    in_flight: s.inFlight,
+    dead_letters: s.deadLetters,
+    admitted: s.admitted,
+    duplicates: s.duplicates,
+    processed: s.processed,
+    failures: s.failures,
+    faults: s.faults,
+    doorbells: s.doorbells,
+    fifo: s.fifo.map((c) => ({ account: c.account, chat: c.chatKey, depth: c.depth })),
   };
 }
 

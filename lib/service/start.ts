@@ -23,7 +23,7 @@ import {
 import { type McpApp, type McpHandle, validateToolCall } from "../mcp/mod.ts";
 import { lockWorkdir, openStore, stateDir, type Store, type WorkdirLock } from "../store/mod.ts";
 import { readResource, resourceList } from "./resources.ts";
-import { type InboundRuntime, startInbound } from "./inbound.ts";
+import { type InboundRuntime, journalStatus, startInbound } from "./inbound.ts";
 import { probeConfinement } from "./confinement.ts";
 import { type AccountStatus, buildStatus } from "./status.ts";
 
@@ -170,7 +170,10 @@ export async function startService(
       extra: {
         permissions: probeConfinement(launch.workdir, launch.confined),
         ...(inbound
-          ? { journal: inbound.journal.stats(), notifications: { ...inbound.notifier.counters } }
+          ? {
+            journal: journalStatus(inbound.journal.stats()),
+            notifications: { ...inbound.notifier.counters },
+          }
           : {}),
       },
     });

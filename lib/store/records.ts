@@ -166,6 +166,22 @@ export class RecordStore {
     ).get(account, feishuMessageId) !== undefined;
   }
 
+  /** The chat (and its type) of a stored message with this Feishu message id, if any. */
+  chatOfFeishuMessage(
+    account: string,
+    feishuMessageId: string,
+  ): { chatId: string; chatType: string | null } | null {
+    const row = this.#db.prepare(
+      `SELECT chat_id, json_extract(record, '$.chat_type') AS chat_type FROM records
+       WHERE account = ? AND feishu_message_id = ? AND kind IN ('message', 'sent') LIMIT 1`,
+    ).get(account, feishuMessageId);
+    if (!row) return null;
+    return {
+      chatId: String(row.chat_id),
+      chatType: typeof row.chat_type === "string" ? row.chat_type : null,
+    };
+  }
+
   /** A chat's visible records, newest first; `limit` null means all. */
   listChat(account: string, chatId: string, limit: number | null): StoredRecord[] {
     const sql = `SELECT ${COLUMNS} FROM records WHERE account = ? AND chat_id = ? AND hidden = 0
@@ -243,6 +259,16 @@ export class RecordStore {
       chatType: r.chat_type === null ? null : String(r.chat_type),
       latest: Number(r.latest),
     }));
+  }
+
+  /** Threads of a chat with records since `sinceMs`, most recently active first. */
+  activeThreads(account: string, chatId: string, sinceMs: number, limit: number): string[] {
+    return this.#db.prepare(
+      `SELECT thread_id, MAX(create_time) AS latest FROM records
+       WHERE account = ? AND chat_id = ? AND thread_id IS NOT NULL AND thread_id != ''
+         AND create_time >= ?
+       GROUP BY thread_id ORDER BY latest DESC LIMIT ?`,
+    ).all(account, chatId, Math.trunc(sinceMs), limit).map((r) => String(r.thread_id));
   }
 
   /** Newest create time of an incoming message in a chat (backfill high-water mark). */

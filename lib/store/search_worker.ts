@@ -48,20 +48,25 @@ function runJob(job: SearchJob, post: (reply: SearchReply) => void): void {
     }
     const re = new RegExp(job.pattern, job.flags);
     post({ jobId: job.jobId, type: "started" });
-    const sql = `SELECT id, from_open_id, search_text, record FROM records
+    // The scan reads only what the match needs; the record JSON (large: it holds
+    // the raw envelope) is fetched for the returned matches alone.
+    const sql = `SELECT seq, from_open_id, search_text FROM records
       WHERE account = ? AND direction = 'incoming' AND hidden = 0${
       job.chatId ? " AND chat_id = ?" : ""
     }
       ORDER BY create_time DESC, seq DESC`;
     const stmt = db.prepare(sql);
     const rows = job.chatId ? stmt.iterate(job.account, job.chatId) : stmt.iterate(job.account);
+    const recordOf = db.prepare("SELECT record FROM records WHERE seq = ?");
     let total = 0;
     for (const row of rows) {
       const openId = row.from_open_id === null ? "" : String(row.from_open_id);
       const haystack = `${String(row.search_text)} ${names.get(openId) ?? ""}`;
       if (!re.test(haystack)) continue;
       total++;
-      if (total <= job.cap) post({ jobId: job.jobId, type: "match", record: String(row.record) });
+      if (total > job.cap) continue;
+      const record = String(recordOf.get(Number(row.seq))?.record ?? "null");
+      post({ jobId: job.jobId, type: "match", record });
     }
     post({ jobId: job.jobId, type: "done", total });
   } catch (err) {

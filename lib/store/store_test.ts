@@ -230,3 +230,30 @@ Deno.test("lockWorkdir() refuses a second holder and names the first", async () 
   lockWorkdir(dir).release();
   await Deno.remove(dir, { recursive: true });
 });
+
+Deno.test("RecordStore.chatOfFeishuMessage() finds the chat of a stored message and nothing for events", () =>
+  withStore((s) => {
+    s.records.insert(msg(1, { record: { id: "main:oc_1:om_1", chat_type: "group", text: "" } }));
+    s.records.insert({
+      ...msg(2, { kind: "event", chatId: "events", id: "main:events:e2" }),
+      feishuMessageId: "om_events_only",
+    });
+    assert.deepEqual(s.records.chatOfFeishuMessage("main", "om_1"), {
+      chatId: "oc_1",
+      chatType: "group",
+    });
+    assert.equal(s.records.chatOfFeishuMessage("main", "om_events_only"), null);
+    assert.equal(s.records.chatOfFeishuMessage("other", "om_1"), null);
+  }));
+
+Deno.test("RecordStore.activeThreads() lists a chat's threads active since a time, most recent first, capped", () =>
+  withStore((s) => {
+    s.records.insert(msg(1, { threadId: "omt_old" }));
+    s.records.insert(msg(2, { threadId: "omt_a" }));
+    s.records.insert(msg(3, { threadId: "omt_b" }));
+    s.records.insert(msg(4, { threadId: "omt_a" }));
+    s.records.insert(msg(5));
+    s.records.insert(msg(6, { threadId: "omt_other_chat", chatId: "oc_2", id: "main:oc_2:om_6" }));
+    assert.deepEqual(s.records.activeThreads("main", "oc_1", 1500, 10), ["omt_a", "omt_b"]);
+    assert.deepEqual(s.records.activeThreads("main", "oc_1", 0, 1), ["omt_a"]);
+  }));

@@ -154,6 +154,32 @@ Deno.test("messageResource.get downloads a user's inbound file and refuses keys 
   );
 });
 
+Deno.test("messageResource.get serves a sticker's resource as an image, as the messaging spec downloads it", async () => {
+  await using emu = await startEmulator();
+  const client = sdkClient(emu);
+  const sent = emu.userSends({
+    user: D.alice.openId,
+    chat: D.aliceP2p,
+    sticker: { bytes: ALL_BYTES },
+  });
+  const key = JSON.parse(emu.world.messages.get(sent.messageId!)!.content).file_key;
+  const res = await client.im.v1.messageResource.get({
+    path: { message_id: sent.messageId!, file_key: key },
+    params: { type: "image" },
+  });
+  assert.deepEqual(await readAll(res.getReadableStream()), ALL_BYTES);
+  try {
+    await client.im.v1.messageResource.get({
+      path: { message_id: sent.messageId!, file_key: key },
+      params: { type: "file" },
+    });
+    assert.fail("expected type=file to be refused for a sticker");
+  } catch (e) {
+    const stream = (e as { response: { data: NodeJS.ReadableStream } }).response.data;
+    assert.equal(JSON.parse(new TextDecoder().decode(await readAll(stream))).code, 234001);
+  }
+});
+
 Deno.test("messageReaction create, list and delete; deleted messages answer 231003", async () => {
   await using emu = await startEmulator();
   const client = sdkClient(emu);

@@ -23,6 +23,12 @@ export interface PushOptions {
   duplicate?: boolean;
   /** Called with the first ACK before `ack` resolves (card clicks apply results here). */
   onAck?: (ack: Ack) => void;
+  /**
+   * Feishu gave up on this event (say, the app was offline through every
+   * retry): it is recorded as `expired` and never pushed. The message itself
+   * stays listable, so only a history backfill can find it.
+   */
+  lost?: boolean;
 }
 
 /** One sending of an event. */
@@ -128,6 +134,11 @@ export class Deliveries {
     const internal: Internal = { record, options, resolve };
     this.records.push(record);
     this.#byId.set(record.eventId, internal);
+    if (options.lost) {
+      record.status = "expired";
+      this.#core.feed.emit({ kind: "event.delivered", event_id: record.eventId });
+      return record;
+    }
     const session = this.#pick(appId);
     if (session) {
       this.#send(internal, session, "first");

@@ -63,6 +63,27 @@ Deno.test("WS delivery gives up after maxRedeliveries and marks the event expire
   assert.equal(clock.pending(), 0);
 });
 
+Deno.test("WS delivery with push lost never pushes the event and marks it expired; the message stays listed", async () => {
+  await using emu = await startEmulator();
+  await using ws = startWs(emu, { "im.message.receive_v1": noop });
+  await emu.ws.whenReady();
+  const lost = emu.userSends({
+    user: D.alice.openId,
+    chat: D.aliceP2p,
+    text: "while offline",
+    push: { lost: true },
+  });
+  const next = emu.userSends({ user: D.alice.openId, chat: D.aliceP2p, text: "later" });
+  await next.ack;
+  assert.equal(emu.event(lost.eventId)?.status, "expired");
+  assert.deepEqual(emu.event(lost.eventId)?.attempts, []);
+  assert.deepEqual(ws.seen.map((s) => (s.data as Msg).event_id), [next.eventId]);
+  assert.deepEqual(emu.messages(D.aliceP2p).map((m) => m.messageId), [
+    lost.messageId,
+    next.messageId,
+  ]);
+});
+
 Deno.test("WS delivery sends a duplicate on demand and records both ACKs", async () => {
   await using emu = await startEmulator();
   await using ws = startWs(emu, { "im.message.receive_v1": noop });

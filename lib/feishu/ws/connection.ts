@@ -47,6 +47,7 @@ class LongConnectionImpl implements LongConnection {
   readonly #sdk: SdkWsInternals;
   readonly #dispatcher: { invoke(data: unknown): Promise<unknown> };
   readonly #stop = new AbortController();
+  #watchStop: AbortController | null = null;
   readonly #startedAt: number;
   #s: LongConnectionStatus;
   #socket: SdkSocket | null = null;
@@ -102,9 +103,21 @@ class LongConnectionImpl implements LongConnection {
       },
     };
     this.#start();
+    this.#watch();
+  }
+
+  /**
+   * (Re)starts the watchdog loop. Restarted at every connection, so its first
+   * check comes one ping interval of the server's ClientConfig after the
+   * connection is up, not one SDK default interval (120 s) after start.
+   */
+  #watch(): void {
+    this.#watchStop?.abort();
+    const stop = new AbortController();
+    this.#watchStop = stop;
     void everyPingInterval({
       clock: this.#clock,
-      signal: this.#stop.signal,
+      signal: AbortSignal.any([this.#stop.signal, stop.signal]),
       intervalMs: () => this.#pingIntervalMs(),
       tick: (ms) => this.#checkSilence(ms),
     });
@@ -183,6 +196,7 @@ class LongConnectionImpl implements LongConnection {
     this.#aliveAt = now;
     this.#s.nextRetryAt = null;
     this.#set("connected");
+    this.#watch();
     this.#log.info(`[ws:${this.alias}] connected`, {
       reconnect,
       downtime_ms: downtimeMs,
