@@ -1,0 +1,157 @@
+/**
+ * `deno task sandbox` end to end: the README's run command starts the
+ * emulator, its web page, the bridge and the demo agent; a person writing in
+ * the page (through the page's own control-plane calls) gets answers from the
+ * bridge — a markdown reply, a progress card updated in phases and a final
+ * answer, a card with buttons.
+ */
+
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { DEFAULT_IDS as D } from "../lib/emulator/mod.ts";
+import { REPO } from "./_server.ts";
+
+interface PageMessage {
+  message_id: string;
+  parent_id?: string | null;
+  msg_type: string;
+  content: Record<string, unknown>;
+  sender: { type: string };
+  edit_count: number;
+  updated: boolean;
+}
+
+/** Waits, on the page's live SSE feed, until `pick` finds something in the chat. */
+async function waitInChat<T>(
+  url: string,
+  chat: string,
+  pick: (ms: PageMessage[]) => T | undefined,
+): Promise<T> {
+  const ctl = new AbortController();
+  const res = await fetch(`${url}/__emu/api/stream`, { signal: ctl.signal });
+  const reader = res.body!.pipeThrough(new TextDecoderStream()).getReader();
+  try {
+    for (let i = 0; i < 10_000; i++) {
+      const items = (await (await fetch(`${url}/__emu/api/chats/${chat}/messages`)).json())
+        .items as PageMessage[];
+      const found = pick(items);
+      if (found !== undefined) return found;
+      const { done } = await reader.read(); // the next change in the emulator
+      if (done) break;
+    }
+    throw new Error("the awaited message never appeared");
+  } finally {
+    ctl.abort();
+    await reader.cancel().catch(() => {});
+  }
+}
+
+async function say(url: string, text: string): Promise<string> {
+  const res = await fetch(`${url}/__emu/api/send`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ user_id: D.alice.openId, chat_id: D.aliceP2p, text }),
+  });
+  assert.equal(res.status, 200);
+  return (await res.json()).message_id as string;
+}
+
+Deno.test("deno task sandbox: a DM in the page gets the demo agent's answers through the bridge", async () => {
+  const workdir = await Deno.makeTempDir({ prefix: "feishu-sandbox-" });
+  const child = new Deno.Command(Deno.execPath(), {
+    // the `sandbox` task's command line
+    args: [
+      "run",
+      "--no-prompt",
+      "--allow-read",
+      "--allow-write",
+      "--allow-net",
+      "--allow-env",
+      "--allow-run",
+      join(REPO, "main.ts"),
+      "sandbox",
+      "--port",
+      "0",
+      "--workdir",
+      workdir,
+    ],
+    cwd: REPO,
+    stdin: "null",
+    stdout: "null",
+    stderr: "piped",
+  }).spawn();
+  let log = "";
+  const reader = child.stderr.pipeThrough(new TextDecoderStream()).getReader();
+  try {
+    while (!log.includes("Demo agent connected")) {
+      const { value, done } = await reader.read();
+      if (done) throw new Error(`the sandbox ended before its agent connected:\n${log}`);
+      log += value;
+    }
+    const url = log.match(/web chat: (http:\/\/127\.0\.0\.1:\d+)\//)?.[1];
+    assert.ok(url, log);
+    // keep draining the log so the child never blocks on a full pipe
+    const drain = (async () => {
+      for (;;) {
+        const { value, done } = await reader.read();
+        if (done) return;
+        log += value;
+      }
+    })();
+
+    const hello = await say(url, "hello there");
+    const echo = await waitInChat(
+      url,
+      D.aliceP2p,
+      (ms) => ms.find((m) => m.sender.type === "app" && m.parent_id === hello),
+    );
+    assert.equal(echo.msg_type, "post");
+    assert.match(JSON.stringify(echo.content), /You said/);
+    assert.match(JSON.stringify(echo.content), /hello there/);
+
+    const ask = await say(url, "card please");
+    const card = await waitInChat(
+      url,
+      D.aliceP2p,
+      (ms) => ms.find((m) => m.sender.type === "app" && m.parent_id === ask),
+    );
+    assert.equal(card.msg_type, "interactive");
+    assert.match(JSON.stringify(card.content), /Approve/);
+
+    const work = await say(url, "show me progress");
+    const final = await waitInChat(
+      url,
+      D.aliceP2p,
+      (ms) => ms.find((m) => m.sender.type === "app" && m.parent_id === work),
+    );
+    assert.match(JSON.stringify(final.content), /Done/);
+    const items = (await (await fetch(`${url}/__emu/api/chats/${D.aliceP2p}/messages`)).json())
+      .items as PageMessage[];
+    const progress = items.filter((m) =>
+      m.sender.type === "app" && m.msg_type === "interactive" && m.updated
+    );
+    assert.equal(
+      progress.length,
+      1,
+      `one progress card, updated in place: ${
+        JSON.stringify(
+          items.map((m) => [m.message_id, m.sender.type, m.msg_type, m.updated, m.parent_id]),
+        )
+      }`,
+    );
+    assert.match(JSON.stringify(progress[0]!.content), /3\/3/);
+
+    child.kill("SIGINT");
+    await drain;
+    assert.equal((await child.status).success, true);
+    assert.doesNotMatch(log, / ERROR /);
+  } finally {
+    try {
+      child.kill("SIGKILL");
+    } catch {
+      // already stopped
+    }
+    await child.status;
+    await Deno.remove(workdir, { recursive: true });
+  }
+});
