@@ -6,7 +6,6 @@
  * @module
  */
 
-import { dirname } from "node:path";
 
 /** What the flags depend on (a loosely read config is enough). */
 export interface PermissionInputs {
@@ -61,10 +60,8 @@ export function permissionFlags(i: PermissionInputs): string[] {
     "--allow-env",
   ];
   if (net.size) flags.push(`--allow-net=${[...net].join(",")}`);
-  if (i.transcriber) {
-    flags.push(`--allow-run=${i.transcriber}`);
-    if (i.transcriber.startsWith("/")) read.add(dirname(i.transcriber));
-  }
+  // Spawning needs only the run grant; the transcriber reads its own files with its own rights.
+  if (i.transcriber) flags.push(`--allow-run=${i.transcriber}`);
   return flags;
 }
 

@@ -106,7 +106,7 @@ export class Searcher {
       };
       // The budget covers the scan, not the worker's start-up (module load, db open).
       const startBudget = () =>
-        this.#clock.sleep(options.budgetMs ?? 2000, abort.signal).then(() => {
+        this.#clock.sleep(options.budgetMs ?? 5000, abort.signal).then(() => {
           this.#kill();
           finish(() => resolve({ records, total: records.length, timedOut: true }));
         }, () => {});
