@@ -15,6 +15,7 @@ import { buildBundle } from "../lib/bundle/mod.ts";
 import { DEFAULT_IDS as D, startEmulator } from "../lib/emulator/mod.ts";
 import { Client, StdioClientTransport } from "./_mcp_client.ts";
 import { REPO } from "./_server.ts";
+import { startSandbox } from "./_sandbox.ts";
 
 const temps: string[] = [];
 globalThis.addEventListener("unload", () => {
@@ -191,8 +192,8 @@ Deno.test("the bundle serves a whole MCP session from an empty directory: assets
 Deno.test("the bundle runs the sandbox: the web page and its script come from the bundle, the demo agent reaches the bridge", async () => {
   const path = await bundle();
   const workdir = await tempDir("sandbox");
-  const child = new Deno.Command(Deno.execPath(), {
-    args: [
+  const sandbox = await startSandbox(
+    [
       "run",
       "--no-prompt",
       "--allow-read",
@@ -208,32 +209,16 @@ Deno.test("the bundle runs the sandbox: the web page and its script come from th
       "--workdir",
       workdir,
     ],
-    cwd: await tempDir("empty-cwd"),
-    env: await bareEnv(),
-    stdin: "null",
-    stdout: "null",
-    stderr: "piped",
-  }).spawn();
-  let log = "";
-  const reader = child.stderr.pipeThrough(new TextDecoderStream()).getReader();
+    { cwd: await tempDir("empty-cwd"), env: await bareEnv() },
+  );
+  const url = sandbox.url;
   try {
-    while (!log.includes("Demo agent connected")) {
-      const { value, done } = await reader.read();
-      if (done) throw new Error(`The sandbox ended before its agent connected:\n${log}`);
-      log += value;
-    }
-    const url = log.match(/web chat: (http:\/\/127\.0\.0\.1:\d+)\//)?.[1];
-    assert.ok(url, log);
     const page = await (await fetch(`${url}/`)).text();
     assert.match(page, /<title>Feishu emulator — chat<\/title>/);
     const script = await fetch(`${url}/web/app.js`);
     assert.equal(script.status, 200);
     assert.ok((await script.text()).length > 10_000);
   } finally {
-    child.kill("SIGTERM");
-    while (!(await reader.read()).done) {
-      // drain until the sandbox has stopped and closed stderr
-    }
-    await child.status;
+    await sandbox.stop("SIGTERM");
   }
 });

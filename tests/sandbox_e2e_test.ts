@@ -10,6 +10,7 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { DEFAULT_IDS as D } from "../lib/emulator/mod.ts";
 import { REPO } from "./_server.ts";
+import { startSandbox } from "./_sandbox.ts";
 
 interface PageMessage {
   message_id: string;
@@ -58,9 +59,9 @@ async function say(url: string, text: string): Promise<string> {
 
 Deno.test("deno task sandbox: a DM in the page gets the demo agent's answers through the bridge", async () => {
   const workdir = await Deno.makeTempDir({ prefix: "feishu-sandbox-" });
-  const child = new Deno.Command(Deno.execPath(), {
+  const sandbox = await startSandbox(
     // the `sandbox` task's command line
-    args: [
+    [
       "run",
       "--no-prompt",
       "--allow-read",
@@ -75,30 +76,10 @@ Deno.test("deno task sandbox: a DM in the page gets the demo agent's answers thr
       "--workdir",
       workdir,
     ],
-    cwd: REPO,
-    stdin: "null",
-    stdout: "null",
-    stderr: "piped",
-  }).spawn();
-  let log = "";
-  const reader = child.stderr.pipeThrough(new TextDecoderStream()).getReader();
+    { cwd: REPO },
+  );
+  const url = sandbox.url;
   try {
-    while (!log.includes("Demo agent connected")) {
-      const { value, done } = await reader.read();
-      if (done) throw new Error(`the sandbox ended before its agent connected:\n${log}`);
-      log += value;
-    }
-    const url = log.match(/web chat: (http:\/\/127\.0\.0\.1:\d+)\//)?.[1];
-    assert.ok(url, log);
-    // keep draining the log so the child never blocks on a full pipe
-    const drain = (async () => {
-      for (;;) {
-        const { value, done } = await reader.read();
-        if (done) return;
-        log += value;
-      }
-    })();
-
     const hello = await say(url, "hello there");
     const echo = await waitInChat(
       url,
@@ -141,17 +122,10 @@ Deno.test("deno task sandbox: a DM in the page gets the demo agent's answers thr
     );
     assert.match(JSON.stringify(progress[0]!.content), /3\/3/);
 
-    child.kill("SIGINT");
-    await drain;
-    assert.equal((await child.status).success, true);
-    assert.doesNotMatch(log, / ERROR /);
+    assert.equal(await sandbox.stop("SIGINT"), true);
+    assert.doesNotMatch(sandbox.log(), / ERROR /);
   } finally {
-    try {
-      child.kill("SIGKILL");
-    } catch {
-      // already stopped
-    }
-    await child.status;
+    await sandbox.stop("SIGKILL");
     await Deno.remove(workdir, { recursive: true });
   }
 });

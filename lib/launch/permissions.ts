@@ -6,7 +6,6 @@
  * @module
  */
 
-
 /** What the flags depend on (a loosely read config is enough). */
 export interface PermissionInputs {
   appDir: string;

@@ -1,0 +1,69 @@
+/**
+ * Test helper: run `sandbox` (from source or from the bundle) as its own
+ * process, wait until its demo agent reached the bridge, and hand back the
+ * emulator URL; stopping drains the log and waits for the exit.
+ * @module
+ */
+
+/** A running sandbox process. */
+export interface SandboxProcess {
+  /** The emulator's base URL (page, control plane). */
+  url: string;
+  /** Everything the sandbox logged so far. */
+  log(): string;
+  /** Sends a signal and waits for the process to end; true when it exited cleanly. */
+  stop(signal?: Deno.Signal): Promise<boolean>;
+}
+
+/** Spawns `deno <args>` (ending in `sandbox …`) and waits for the demo agent. */
+export async function startSandbox(
+  args: string[],
+  options: { cwd: string; env?: Record<string, string> },
+): Promise<SandboxProcess> {
+  const child = new Deno.Command(Deno.execPath(), {
+    args,
+    cwd: options.cwd,
+    env: options.env,
+    clearEnv: options.env !== undefined,
+    stdin: "null",
+    stdout: "null",
+    stderr: "piped",
+  }).spawn();
+  let log = "";
+  const reader = child.stderr.pipeThrough(new TextDecoderStream()).getReader();
+  while (!log.includes("Demo agent connected")) {
+    const { value, done } = await reader.read();
+    if (done) {
+      await child.status;
+      throw new Error(`the sandbox ended before its agent connected:\n${log}`);
+    }
+    log += value;
+  }
+  const url = log.match(/web chat: (http:\/\/127\.0\.0\.1:\d+)\//)?.[1];
+  if (!url) {
+    child.kill("SIGKILL");
+    await child.status;
+    throw new Error(`the sandbox printed no URL:\n${log}`);
+  }
+  // Keep reading so the child never blocks on a full pipe.
+  const drained = (async () => {
+    for (;;) {
+      const { value, done } = await reader.read();
+      if (done) return;
+      log += value;
+    }
+  })();
+  return {
+    url,
+    log: () => log,
+    async stop(signal = "SIGINT") {
+      try {
+        child.kill(signal);
+      } catch {
+        // already gone
+      }
+      await drained;
+      return (await child.status).success;
+    },
+  };
+}
