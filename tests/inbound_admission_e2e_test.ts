@@ -67,6 +67,7 @@ Deno.test("admission: DMs pass, groups need an explicit @bot, @all alone is igno
     }, { what: "Bob's DM to be rejected" });
     assert.deepEqual(admission, {
       admitted: 4,
+      deferred: 0,
       events: 0,
       rejected: { bot_not_mentioned: 2, mention_all_without_bot: 1, sender_not_allowed: 2 },
       commands: 0,
@@ -203,7 +204,7 @@ Deno.test("passive events (spec 10.6) go to the events conversation once each, n
   }
 });
 
-Deno.test("bot identity: without it groups fail closed; once cached, @-gating works while both lookups fail", async () => {
+Deno.test("bot identity: without it group messages wait (never lost); once cached, @-gating works while both lookups fail", async () => {
   await using emu = await startEmulator();
   const down = () => {
     for (
@@ -214,39 +215,46 @@ Deno.test("bot identity: without it groups fail closed; once cached, @-gating wo
   };
   const workdir = await Deno.makeTempDir({ prefix: "feishu-mcp-test-" });
   const config = bridgeConfig(emu.url);
-  const run = async (text: string) => {
+  const run = async (text: string, settled: (s: Record<string, unknown>) => boolean) => {
     const bridge = await startBridge({ config, workdir });
     try {
       await emu.waitFor(() => emu.ws.status().some((s) => !s.closed && s.ready));
       emu.userSends({ user: D.alice.openId, chat: D.team, text, mentions: ["bot"] });
       emu.userSends({ user: D.alice.openId, chat: D.aliceP2p, text }); // DMs need no identity
       await bridge.updates.atLeast(1);
-      await until(async () => {
-        const j = (await bridge.status()).journal as Record<string, number>;
-        return j.pending === 0 && j.in_flight === 0;
-      }, { what: "the journal to drain" });
+      await until(async () => settled(await bridge.status()), { what: "the journal to settle" });
       const account = await bridge.account();
       return {
         team: (await bridge.records(D.team)).map((r) => r.text),
         identity: account.identity as Record<string, unknown> | null,
-        rejected: (account.admission as { rejected: Record<string, number> }).rejected,
+        admission: account.admission as { rejected: Record<string, number>; deferred: number },
       };
     } finally {
       await bridge.close();
     }
   };
+  const drained = (s: Record<string, unknown>) => {
+    const j = s.journal as Record<string, number>;
+    return j.pending === 0 && j.in_flight === 0;
+  };
   down();
-  const first = await run("first");
+  // The group message is held in the journal (its job fails and is retried), not rejected.
+  const first = await run("first", (s) => {
+    const a = (s.accounts as { admission: { deferred?: number } }[])[0]!;
+    return (a.admission.deferred ?? 0) >= 1 && (s.journal as Record<string, number>).pending === 1;
+  });
   assert.deepEqual(first.team, []);
-  assert.deepEqual(first.rejected, { bot_not_mentioned: 1 });
+  assert.deepEqual(first.admission.rejected, {});
   assert.equal(first.identity, null);
   emu.faults.clear();
-  const second = await run("second");
-  assert.deepEqual(second.team, ["second"]);
+  // Restarted with the lookups working: the held message comes through, in order.
+  const second = await run("second", drained);
+  assert.deepEqual(second.team, ["first", "second"]);
   assert.equal(second.identity?.bot_name, "EmuBot");
   down();
-  const third = await run("third");
-  assert.deepEqual(third.team, ["second", "third"]);
+  // The cached identity keeps @-gating working while both lookups fail.
+  const third = await run("third", drained);
+  assert.deepEqual(third.team, ["first", "second", "third"]);
   assert.equal(third.identity?.source, "bot_info");
   assert.equal(third.identity?.bot_open_id_known, true);
 });

@@ -7,7 +7,7 @@
  */
 
 import { join } from "node:path";
-import type { Clock, Logger } from "../core/mod.ts";
+import { BridgeError, type Clock, type Logger } from "../core/mod.ts";
 import type { FeishuApi } from "../feishu/mod.ts";
 import type { Job } from "../journal/mod.ts";
 import type { Notifier } from "../notify/mod.ts";
@@ -25,7 +25,12 @@ import { downloadAttachments } from "./attachments/mod.ts";
 import { buildEventRecord } from "./events.ts";
 import { CARD_EVENT_TYPES, type IntakePayload, PASSIVE_EVENT_TYPES } from "./intake.ts";
 import type { NameResolver } from "./names.ts";
-import { type InboundRecord, normaliseMessage, type RawEnvelope } from "./normalise/mod.ts";
+import {
+  type InboundRecord,
+  normaliseMessage,
+  type RawEnvelope,
+  readMessage,
+} from "./normalise/mod.ts";
 import { type Transcriber, transcribeRecord } from "./voice.ts";
 
 /** One account as the pipeline sees it. */
@@ -37,6 +42,8 @@ export interface PipelineAccount {
   names: NameResolver;
   /** The bot's open_id (cached identity), or null. */
   botOpenId(): string | null;
+  /** Tries to learn the identity now (throttled by the caller); resolves to the open_id or null. */
+  ensureIdentity?(): Promise<string | null>;
 }
 
 /**
@@ -56,6 +63,8 @@ export type CardHandler = (
 /** Counters per account for the status resource. */
 export interface PipelineCounters {
   admitted: number;
+  /** Group messages held back (and retried) because the bot's identity is unknown. */
+  deferred: number;
   events: number;
   rejected: Partial<Record<RejectReason, number>>;
   commands: number;
@@ -103,7 +112,10 @@ export function createPipeline(deps: PipelineDeps): Pipeline {
   const count = (alias: string) => {
     let c = counters.get(alias);
     if (!c) {
-      counters.set(alias, c = { admitted: 0, events: 0, rejected: {}, commands: 0, failed: 0 });
+      counters.set(
+        alias,
+        c = { admitted: 0, deferred: 0, events: 0, rejected: {}, commands: 0, failed: 0 },
+      );
     }
     return c;
   };
@@ -131,6 +143,18 @@ export function createPipeline(deps: PipelineDeps): Pipeline {
   async function onMessage(account: PipelineAccount, payload: IntakePayload, signal: AbortSignal) {
     const { envelope } = payload;
     const c = count(account.alias);
+    if (account.botOpenId() === null && readMessage(envelope)?.chatType !== "p2p") {
+      // Without our own open_id a group @-mention cannot be recognised. Rather than
+      // reject (and lose) the message, fail the job: the journal keeps it, in order,
+      // and retries with backoff until the identity is known.
+      if (!(await account.ensureIdentity?.())) {
+        c.deferred++;
+        throw new BridgeError(
+          "NOT_CONNECTED",
+          "the bot's identity is unknown; the group message is held until it is known",
+        );
+      }
+    }
     if (!admitted(c, admitMessage(envelope, policyOf(account)))) return;
     const norm = normaliseMessage(envelope, {
       alias: account.alias,

@@ -74,12 +74,22 @@ export async function startInbound(options: InboundOptions): Promise<InboundRunt
     // store's cache at start and from each identity refresh.
     botIds.set(a.alias, store.identities.get(a.alias)?.botOpenId ?? null);
     const botOpenId = () => botIds.get(a.alias) ?? null;
+    let lastIdentityTry = Number.NEGATIVE_INFINITY;
+    const ensureIdentity = async () => {
+      // At most one lookup per 30 s: a held group message retries with backoff anyway.
+      if (botOpenId() || clock.now() - lastIdentityTry < 30_000) return botOpenId();
+      lastIdentityTry = clock.now();
+      const id = await refreshIdentity({ api: a.api, identities: store.identities, clock, log });
+      if (id?.botOpenId) botIds.set(a.alias, id.botOpenId);
+      return botOpenId();
+    };
     pipelineAccounts.set(a.alias, {
       alias: a.alias,
       appId: a.appId,
       allowedUsers: a.allowedUsers,
       api: a.api,
       botOpenId,
+      ensureIdentity,
       names: createNameResolver({
         contactName: (id) => store.contacts.displayName(a.alias, id),
         lookup: (id) => a.api.userName(id),
