@@ -27,8 +27,13 @@ export interface ResolvedAccount {
 
 /** Result of {@link loadConfig}. */
 export type ConfigResult =
-  | { ok: true; config: Config; secrets: string[] }
-  | { ok: false; errors: string[]; secrets: string[] };
+  | { ok: true; config: Config; secrets: string[]; readable: true }
+  | {
+    ok: false;
+    errors: string[];
+    secrets: string[]; /** The file was read and parsed as JSON. */
+    readable: boolean;
+  };
 
 /** Options of {@link loadConfig} and {@link parseConfig}. */
 export interface ConfigOptions {
@@ -45,14 +50,19 @@ export async function loadConfig(path: string, options: ConfigOptions): Promise<
   try {
     const info = await Deno.stat(path);
     if (!info.isFile) {
-      return { ok: false, errors: [`Feishu config not found: ${path}`], secrets: [] };
+      return {
+        ok: false,
+        errors: [`Feishu config not found: ${path}`],
+        secrets: [],
+        readable: false,
+      };
     }
     text = await Deno.readTextFile(path);
   } catch (err) {
     const why = err instanceof Deno.errors.NotFound
       ? "not found"
       : `not readable (${(err as Error).name})`;
-    return { ok: false, errors: [`Feishu config ${why}: ${path}`], secrets: [] };
+    return { ok: false, errors: [`Feishu config ${why}: ${path}`], secrets: [], readable: false };
   }
   return parseConfig(text, options);
 }
@@ -78,6 +88,7 @@ export function parseConfig(text: string, options: ConfigOptions): ConfigResult 
       ok: false,
       errors: [`Feishu config is not valid JSON: ${(err as Error).message}`],
       secrets: [],
+      readable: false,
     };
   }
   const secrets = collectSecrets(raw);
@@ -85,17 +96,18 @@ export function parseConfig(text: string, options: ConfigOptions): ConfigResult 
   const errors: string[] = [];
   if (!parsed.success) {
     for (const issue of parsed.error.issues) errors.push(describeIssue(issue));
-    return { ok: false, errors, secrets };
+    return { ok: false, errors, secrets, readable: true };
   }
   const seen = new Set<string>();
   for (const a of parsed.data.accounts) {
     if (seen.has(a.alias)) errors.push(`config accounts: duplicate alias '${a.alias}'`);
     seen.add(a.alias);
   }
-  if (errors.length) return { ok: false, errors, secrets };
+  if (errors.length) return { ok: false, errors, secrets, readable: true };
   const data = parsed.data;
   return {
     ok: true,
+    readable: true,
     secrets,
     config: {
       accounts: data.accounts.map((a) => ({

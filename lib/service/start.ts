@@ -58,14 +58,10 @@ export async function startService(
       lingtai: Boolean(Deno.env.get("LINGTAI_AGENT_DIR")),
     });
     for (const s of res.secrets) deps.redactor.add(s);
-    if (res.ok) {
-      config = res.config;
-      configReadable = true;
-    } else {
+    configReadable = res.readable;
+    if (res.ok) config = res.config;
+    else {
       configErrors = res.errors;
-      configReadable = !res.errors.some((e) =>
-        e.startsWith("Feishu config not") || e.includes("not valid JSON")
-      );
       for (const e of res.errors) log.error(e);
     }
   } else {
