@@ -7,9 +7,9 @@
  */
 
 import { join } from "node:path";
-import { BridgeError, type Clock, type Logger } from "../core/mod.ts";
+import type { Clock, Logger } from "../core/mod.ts";
 import type { FeishuApi } from "../feishu/mod.ts";
-import type { Job } from "../journal/mod.ts";
+import { type Job, RetryLater } from "../journal/mod.ts";
 import type { Notifier } from "../notify/mod.ts";
 import { markSeen, startTyping } from "../presence/mod.ts";
 import type { Store } from "../store/mod.ts";
@@ -90,6 +90,9 @@ export interface Pipeline {
   counters(alias: string): PipelineCounters;
 }
 
+/** How long a group message waits before trying again while the bot identity is unknown. */
+export const IDENTITY_RETRY_MS = 30_000;
+
 /** The admission policy of an account right now (the identity may arrive late). */
 function policyOf(account: PipelineAccount): AdmissionPolicy {
   return {
@@ -143,15 +146,16 @@ export function createPipeline(deps: PipelineDeps): Pipeline {
   async function onMessage(account: PipelineAccount, payload: IntakePayload, signal: AbortSignal) {
     const { envelope } = payload;
     const c = count(account.alias);
-    if (account.botOpenId() === null && readMessage(envelope)?.chatType !== "p2p") {
+    const fields = readMessage(envelope);
+    if (fields && fields.chatType !== "p2p" && account.botOpenId() === null) {
       // Without our own open_id a group @-mention cannot be recognised. Rather than
-      // reject (and lose) the message, fail the job: the journal keeps it, in order,
-      // and retries with backoff until the identity is known.
+      // reject (and lose) the message, postpone the job: the journal keeps it at the
+      // head of its chat and tries again later, without spending an attempt.
       if (!(await account.ensureIdentity?.())) {
         c.deferred++;
-        throw new BridgeError(
-          "NOT_CONNECTED",
-          "the bot's identity is unknown; the group message is held until it is known",
+        throw new RetryLater(
+          "the bot's identity is unknown; the group message waits for it",
+          IDENTITY_RETRY_MS,
         );
       }
     }
@@ -286,13 +290,8 @@ export function createPipeline(deps: PipelineDeps): Pipeline {
       try {
         await handle(job);
       } catch (err) {
-        count(job.account).failed++;
-        deps.log.warn("inbound job failed; the journal will retry it", {
-          account: job.account,
-          chat: job.chatKey,
-          attempt: job.attempt,
-          error: err instanceof Error ? `${err.name}: ${err.message}` : String(err),
-        });
+        // The journal logs the failure and schedules the retry; we only count it.
+        if (!(err instanceof RetryLater)) count(job.account).failed++;
         throw err;
       }
     },

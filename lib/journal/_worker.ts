@@ -7,6 +7,7 @@
  * @module
  */
 
+import { RetryLater } from "./types.ts";
 import type { Clock, Logger } from "../core/mod.ts";
 import { backoffDelay } from "./_backoff.ts";
 import { decodeBody } from "./_body.ts";
@@ -125,6 +126,13 @@ async function runHead(
   if (failure === null) return consume(host, head, seq);
   // A run cut short by close() is not a failed attempt: the entry stays as it was.
   if (host.signal.aborted) return;
+  if (failure instanceof RetryLater) {
+    // Not a failure: wait and try again, without spending an attempt.
+    const next: FifoValue = { ...head.value, retryAt: host.clock.now() + failure.afterMs };
+    await commitOrThrow(host.kv.atomic().check(head).set(head.key, next), "postpone an entry");
+    host.log.debug("journal entry postponed", { ...chat, seq, reason: failure.message });
+    return;
+  }
   const error = errorText(failure);
   const ctx = { ...chat, seq, attempt, error };
   if (attempt >= host.maxAttempts) {

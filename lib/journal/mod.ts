@@ -76,3 +76,4 @@ export { Journal } from "./journal.ts";
 export { DEFAULT_BACKOFF_BASE_MS, DEFAULT_BACKOFF_MAX_MS } from "./_backoff.ts";
 export { MAX_PAYLOAD_BYTES } from "./_body.ts";
 export type * from "./types.ts";
+export { RetryLater } from "./types.ts";

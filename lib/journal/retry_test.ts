@@ -8,7 +8,7 @@ import {
   until,
   withTempDir,
 } from "./_test_helpers.ts";
-import type { Job } from "./mod.ts";
+import { type Job, RetryLater } from "./mod.ts";
 
 const ev = (id: string, chatKey = "oc_1") => ({
   account: "main",
@@ -225,4 +225,28 @@ Deno.test("start() reports a KV fault outside the handler, waits the base delay 
     assert.equal(runs.length, 2);
     assert.equal(runs[0], runs[1]);
     assert.equal(j.stats().processed, 1);
+  }));
+
+Deno.test("start() postpones a RetryLater job without spending attempts and never dead-letters it", () =>
+  withTempDir(async (dir) => {
+    const clock = new SleepWatchClock(0);
+    await using j = await openTestJournal(dir, { clock, maxAttempts: 2 });
+    const runs: string[] = [];
+    let ready = false;
+    j.start((job) => {
+      runs.push(`${idOf(job)}#${job.attempt}`);
+      if (!ready) throw new RetryLater("not yet", 500);
+    });
+    await j.admit(ev("e1"));
+    // Each postponement arms one 500 ms wait; after the fifth, the precondition holds.
+    while (!ready) {
+      assert.equal(await clock.nextSleep(), 500);
+      if (runs.length === 5) ready = true;
+      clock.advance(500);
+    }
+    await j.idle();
+    // Five postponements and the real run all count as the first attempt.
+    assert.deepEqual(runs, Array(6).fill("e1#1"));
+    const s = j.stats();
+    assert.deepEqual([s.processed, s.failures, s.deadLetters], [1, 0, 0]);
   }));

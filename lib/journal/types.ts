@@ -117,3 +117,18 @@ export interface DeadLetter {
   admittedAt: number;
   deadAt: number;
 }
+
+/**
+ * Thrown by a handler that cannot process its job yet (a precondition, not a
+ * failure): the entry stays at the head of its chat, is tried again after
+ * `afterMs`, and the attempt is not counted — it is never dead-lettered for it.
+ */
+export class RetryLater extends Error {
+  readonly afterMs: number;
+
+  constructor(message: string, afterMs: number) {
+    super(message);
+    this.name = "RetryLater";
+    this.afterMs = afterMs;
+  }
+}
