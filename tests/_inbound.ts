@@ -157,21 +157,22 @@ export async function startBridge(options: StartOptions): Promise<Bridge> {
 }
 
 /**
- * Retries `probe` until it returns a truthy value, at most `tries` times with
- * a tiny await between tries. Only for facts nothing signals (passive events
- * are recorded without a notification, by design).
+ * Retries `probe` until it returns a truthy value, with a tiny await between
+ * tries. Only for facts nothing signals (passive events are recorded without
+ * a notification, by design). The guard only turns a hang into a failure on
+ * a slow machine; nothing is timed by it.
  */
 export async function until<T>(
   probe: () => Promise<T | undefined | null | false>,
-  options: { tries?: number; what?: string } = {},
+  options: { guardMs?: number; what?: string } = {},
 ): Promise<T> {
-  const tries = options.tries ?? 500;
-  for (let i = 0; i < tries; i++) {
+  const deadline = Date.now() + (options.guardMs ?? 60_000);
+  while (Date.now() < deadline) {
     const v = await probe();
     if (v) return v;
     await new Promise((r) => setTimeout(r, 10));
   }
-  throw new Error(`Expected ${options.what ?? "the condition"} within ${tries} tries`);
+  throw new Error(`Expected ${options.what ?? "the condition"} within the test guard`);
 }
 
 /** The pid of the confined server that holds the workdir lock. */

@@ -90,8 +90,8 @@ export interface Pipeline {
   counters(alias: string): PipelineCounters;
 }
 
-/** How long a group message waits before trying again while the bot identity is unknown. */
-export const IDENTITY_RETRY_MS = 30_000;
+/** How soon a held group message checks again for the bot identity (the lookup itself is throttled to one per 30 s). */
+export const IDENTITY_RETRY_MS = 2_000;
 
 /** The admission policy of an account right now (the identity may arrive late). */
 function policyOf(account: PipelineAccount): AdmissionPolicy {

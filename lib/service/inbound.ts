@@ -68,21 +68,24 @@ export async function startInbound(options: InboundOptions): Promise<InboundRunt
   const pipelineAccounts = new Map<string, PipelineAccount>();
   const intakes = new Map<string, Intake>();
   const botIds = new Map<string, string | null>();
+  const refreshers = new Map<string, () => Promise<string | null>>();
   const backfills = new Map<string, unknown>();
   for (const a of options.accounts) {
     // Read on every message (admission, normalisation): kept in memory, from the
     // store's cache at start and from each identity refresh.
     botIds.set(a.alias, store.identities.get(a.alias)?.botOpenId ?? null);
     const botOpenId = () => botIds.get(a.alias) ?? null;
-    let lastIdentityTry = Number.NEGATIVE_INFINITY;
-    const ensureIdentity = async () => {
-      // At most one lookup per 30 s: a held group message retries with backoff anyway.
-      if (botOpenId() || clock.now() - lastIdentityTry < 30_000) return botOpenId();
-      lastIdentityTry = clock.now();
+    let lastLookup = Number.NEGATIVE_INFINITY;
+    // One lookup path for start-up and for held group messages, at most every 30 s.
+    const refresh = async () => {
+      lastLookup = clock.now();
       const id = await refreshIdentity({ api: a.api, identities: store.identities, clock, log });
       if (id?.botOpenId) botIds.set(a.alias, id.botOpenId);
       return botOpenId();
     };
+    refreshers.set(a.alias, refresh);
+    const ensureIdentity = () =>
+      botOpenId() || clock.now() - lastLookup < 30_000 ? Promise.resolve(botOpenId()) : refresh();
     pipelineAccounts.set(a.alias, {
       alias: a.alias,
       appId: a.appId,
@@ -133,9 +136,7 @@ export async function startInbound(options: InboundOptions): Promise<InboundRunt
       );
     if (options.connect === false) continue;
     const secret = secrets.get(a.alias)!;
-    refreshIdentity({ api: a.api, identities: store.identities, clock, log }).then((id) => {
-      if (id?.botOpenId) botIds.set(a.alias, id.botOpenId);
-    }).finally(() => {
+    refreshers.get(a.alias)!().finally(() => {
       if (aborter.signal.aborted) return;
       connections.set(
         a.alias,
