@@ -21,7 +21,16 @@ scope.__filename ??= import.meta.filename;
 
 const kind = currentWorkerKind();
 if (kind !== null) {
+  // Loading the worker's module awaits, and the event loop may deliver a job
+  // before that module has installed its `onmessage`: hold what arrives early
+  // and hand it over once the real handler is in place.
+  const self_ = globalThis as unknown as { onmessage: ((e: MessageEvent) => void) | null };
+  const early: MessageEvent[] = [];
+  const hold = (e: MessageEvent) => void early.push(e);
+  self_.onmessage = hold;
   await WORKER_MODULES[kind]();
+  const handler = self_.onmessage;
+  if (handler && handler !== hold) for (const e of early) handler(e);
 } else if (import.meta.main) {
   startWorkersFrom(new URL(import.meta.url));
   const { bundleApp, runCli } = await import("../launch/mod.ts");
