@@ -30,7 +30,7 @@ if (kind !== null) {
   self_.onmessage = hold;
   await WORKER_MODULES[kind]();
   const handler = self_.onmessage;
-  if (handler && handler !== hold) for (const e of early) handler(e);
+  if (handler && handler !== hold) { for (const e of early) handler(e); }
 } else if (import.meta.main) {
   startWorkersFrom(new URL(import.meta.url));
   const { bundleApp, runCli } = await import("../launch/mod.ts");

@@ -106,6 +106,32 @@ export function proxyForUrl(target: string | URL, env: ProxyEnv): URL | null {
 }
 
 /**
+ * Every proxy the environment names (https, http, all), parsed as the REST
+ * and WS clients parse them; values that do not parse are left out (start-up
+ * reports them through {@link validateProxyEnv}).
+ *
+ * @example
+ * ```ts
+ * import { configuredProxies, proxyEnvOf } from "./proxy.ts";
+ * const p = configuredProxies(proxyEnvOf({ HTTPS_PROXY: "proxy.corp:3128", ALL_PROXY: "http://all:8080" }));
+ * if (p.map((u) => u.origin).join() !== "http://proxy.corp:3128,http://all:8080") throw new Error();
+ * ```
+ */
+export function configuredProxies(env: ProxyEnv): URL[] {
+  const out: URL[] = [];
+  for (const name of ["https_proxy", "http_proxy", "all_proxy"]) {
+    const raw = lookup(env, name);
+    if (!raw) continue;
+    try {
+      out.push(parseProxy(name.toUpperCase(), raw));
+    } catch {
+      // not a usable proxy: the server refuses it at start with a clear message
+    }
+  }
+  return out;
+}
+
+/**
  * Checks every proxy variable up front, so a bad value fails at start and not
  * in the middle of a reconnect.
  */

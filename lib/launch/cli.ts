@@ -7,6 +7,7 @@
  */
 
 // Only the launch contract, not the whole config module: the outer launcher stays light.
+import { configuredProxies, proxyEnvOf } from "../feishu/proxy.ts";
 import { type LaunchOptions, resolveLaunch } from "../config/launch.ts";
 import { type App, appCommand } from "./app.ts";
 import { peekConfig, permissionFlags } from "./permissions.ts";
@@ -59,9 +60,7 @@ async function reexecConfined(app: App, launch: LaunchOptions): Promise<never> {
     domains: peek.domains,
     mediaRoots: peek.mediaRoots,
     transcriber: peek.transcriber,
-    proxies: [env.HTTPS_PROXY, env.https_proxy, env.HTTP_PROXY, env.http_proxy].filter((
-      p,
-    ): p is string => !!p),
+    proxies: configuredProxies(proxyEnvOf(env)).map((u) => u.origin),
   });
   Deno.mkdirSync(launch.workdir, { recursive: true });
   const { command, args } = appCommand(app, {
