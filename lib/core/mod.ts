@@ -12,5 +12,6 @@ export * from "./log.ts";
 export * from "./ids.ts";
 export * from "./text.ts";
 export * from "./fs.ts";
+export * from "./json.ts";
 export * from "./deps.ts";
 export * from "./worker.ts";

@@ -6,12 +6,15 @@
  */
 
 import { createHash } from "node:crypto";
-import { EVENTS_CHAT_ID, formatCompoundId, isoSeconds } from "../core/mod.ts";
+import { canonicalJson, EVENTS_CHAT_ID, formatCompoundId, isoSeconds } from "../core/mod.ts";
 import { asArray, asNumber, asObject, asText, type JsonObject } from "./normalise/_json.ts";
 import { epochSeconds } from "./normalise/_format.ts";
 import type { RawEnvelope } from "./normalise/mod.ts";
 
 /** The passive event kinds. */
+/** Canonical JSON (shared with the outbound duplicate guard). */
+export { canonicalJson };
+
 export type PassiveEventType = "reaction" | "message_read" | "bot_added" | "bot_leave";
 
 const EVENT_TYPES: Record<string, { type: PassiveEventType; action?: "added" | "removed" }> = {
@@ -170,26 +173,6 @@ export function passiveEventId(
     feishu: envelope,
   });
   return `derived-${createHash("sha256").update(key).digest("hex").slice(0, 24)}`;
-}
-
-/**
- * JSON with object keys sorted at every level and no spaces.
- *
- * @example
- * ```ts
- * import { canonicalJson } from "./events.ts";
- * if (canonicalJson({ b: [1, { d: 1, c: 2 }], a: null }) !== '{"a":null,"b":[1,{"c":2,"d":1}]}') throw new Error();
- * ```
- */
-export function canonicalJson(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map((v) => canonicalJson(v ?? null)).join(",")}]`;
-  if (typeof value === "object" && value !== null) {
-    const entries = Object.entries(value)
-      .filter(([, v]) => v !== undefined)
-      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(",")}}`;
-  }
-  return JSON.stringify(value ?? null);
 }
 
 /**

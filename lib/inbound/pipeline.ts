@@ -6,7 +6,6 @@
  * @module
  */
 
-import { join } from "node:path";
 import type { Clock, Logger } from "../core/mod.ts";
 import type { FeishuApi } from "../feishu/mod.ts";
 import { type Job, RetryLater } from "../journal/mod.ts";
@@ -21,7 +20,7 @@ import {
   type RejectReason,
   shouldReact,
 } from "./admission.ts";
-import { downloadAttachments } from "./attachments/mod.ts";
+import { attachmentsDir, downloadAttachments } from "./attachments/mod.ts";
 import { buildEventRecord } from "./events.ts";
 import { CARD_EVENT_TYPES, type IntakePayload, PASSIVE_EVENT_TYPES } from "./intake.ts";
 import type { NameResolver } from "./names.ts";
@@ -202,13 +201,7 @@ export function createPipeline(deps: PipelineDeps): Pipeline {
       record.from_name = await account.names.resolve(record.from_open_id);
     }
     if (norm.descriptors.length) {
-      const dir = join(
-        deps.workdir,
-        "feishu",
-        account.alias,
-        "attachments",
-        record.feishu_message_id,
-      );
+      const dir = attachmentsDir(deps.workdir, account.alias, record.feishu_message_id);
       const got = await downloadAttachments(norm.descriptors, {
         messageId: record.feishu_message_id,
         dir,

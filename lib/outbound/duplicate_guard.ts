@@ -8,28 +8,13 @@
  * @module
  */
 
-import { type Failure, failure } from "../core/mod.ts";
+import { canonicalJson, type Failure, failure } from "../core/mod.ts";
 
 /** The refusal text (also the `warning`). */
 export const DUPLICATE_MESSAGE = "Identical message already sent. Think twice before repeating.";
 
-/**
- * JSON with object keys sorted at every level, so equal values give equal text.
- *
- * @example
- * ```ts
- * import { canonicalJson } from "./duplicate_guard.ts";
- * if (canonicalJson({ b: 1, a: [{ d: 1, c: 2 }] }) !== '{"a":[{"c":2,"d":1}],"b":1}') throw new Error();
- * ```
- */
-export function canonicalJson(value: unknown): string {
-  return JSON.stringify(value, (_key, v) => {
-    if (typeof v !== "object" || v === null || Array.isArray(v)) return v;
-    return Object.fromEntries(
-      Object.keys(v).sort().map((k) => [k, (v as Record<string, unknown>)[k]]),
-    );
-  });
-}
+/** Canonical JSON (the guard's key). */
+export { canonicalJson };
 
 /** The failure returned for a blocked duplicate: the failure shape plus `warning`. */
 export function duplicateBlocked(): Failure {
@@ -59,6 +44,8 @@ export interface SendIdentity {
  */
 export class DuplicateGuard {
   readonly #counts = new Map<string, number>();
+  /** The key of a send, computed once per identity object (large contents serialise once). */
+  readonly #keys = new WeakMap<SendIdentity, string>();
   readonly #max: number;
 
   constructor(options: { maxKeys?: number } = {}) {
@@ -67,19 +54,24 @@ export class DuplicateGuard {
 
   /** Whether this send would be the third (or later) identical one. */
   blocked(send: SendIdentity): boolean {
-    return (this.#counts.get(key(send)) ?? 0) >= 2;
+    return (this.#counts.get(this.#key(send)) ?? 0) >= 2;
   }
 
   /** Counts a send that delivered at least one chunk. */
   record(send: SendIdentity): void {
-    const k = key(send);
+    const k = this.#key(send);
     const n = (this.#counts.get(k) ?? 0) + 1;
     this.#counts.delete(k);
     this.#counts.set(k, n);
     if (this.#counts.size > this.#max) this.#counts.delete(this.#counts.keys().next().value!);
   }
-}
 
-function key(send: SendIdentity): string {
-  return canonicalJson([send.account, send.receiveId, send.content]);
+  #key(send: SendIdentity): string {
+    let k = this.#keys.get(send);
+    if (k === undefined) {
+      k = canonicalJson([send.account, send.receiveId, send.content]);
+      this.#keys.set(send, k);
+    }
+    return k;
+  }
 }

@@ -5,7 +5,6 @@
  * @module
  */
 
-import { join } from "node:path";
 import type { Config, LaunchOptions } from "../config/mod.ts";
 import type { Deps } from "../core/mod.ts";
 import { type LongConnectionStatus, startLongConnection } from "../feishu/mod.ts";
@@ -247,9 +246,4 @@ export function journalStatus(s: JournalStats): Record<string, unknown> {
     doorbells: s.doorbells,
     fifo: s.fifo.map((c) => ({ account: c.account, chat: c.chatKey, depth: c.depth })),
   };
-}
-
-/** Attachments of an account live here. */
-export function attachmentsDir(workdir: string, alias: string): string {
-  return join(workdir, "feishu", alias, "attachments");
 }

@@ -103,18 +103,6 @@ export class RecordStore {
     return true;
   }
 
-  /** Replaces an existing record's JSON and columns (edit/delete lifecycle). */
-  replace(input: RecordInput): void {
-    const v = this.#values(input);
-    this.#db.prepare(
-      `UPDATE records SET chat_id = ?, thread_id = ?, feishu_message_id = ?, feishu_event_id = ?,
-         direction = ?, kind = ?, status = ?, create_time = ?, hidden = ?, from_open_id = ?,
-         search_text = ?, record = ?, updated_at = ?
-       WHERE account = ? AND id = ?`,
-    ).run(...v.slice(2), input.account, input.id);
-    this.#indexChunks(input);
-  }
-
   /**
    * Rewrites an existing record's JSON (and its status and searchable text),
    * leaving the other columns as they are; indexes any new chunk ids. Used by
@@ -157,13 +145,6 @@ export class RecordStore {
       "SELECT record_id FROM record_chunks WHERE account = ? AND message_id = ?",
     ).get(account, compoundId);
     return chunk ? this.get(account, String(chunk.record_id)) : null;
-  }
-
-  /** True when an incoming record for this Feishu message id exists. */
-  hasFeishuMessage(account: string, feishuMessageId: string): boolean {
-    return this.#db.prepare(
-      "SELECT 1 FROM records WHERE account = ? AND feishu_message_id = ? LIMIT 1",
-    ).get(account, feishuMessageId) !== undefined;
   }
 
   /** The chat (and its type) of a stored message with this Feishu message id, if any. */
@@ -269,15 +250,6 @@ export class RecordStore {
          AND create_time >= ?
        GROUP BY thread_id ORDER BY latest DESC LIMIT ?`,
     ).all(account, chatId, Math.trunc(sinceMs), limit).map((r) => String(r.thread_id));
-  }
-
-  /** Newest create time of an incoming message in a chat (backfill high-water mark). */
-  latestIncomingTime(account: string, chatId: string): number | null {
-    const row = this.#db.prepare(
-      `SELECT MAX(create_time) AS t FROM records
-       WHERE account = ? AND chat_id = ? AND direction = 'incoming' AND kind = 'message'`,
-    ).get(account, chatId);
-    return row?.t === null || row?.t === undefined ? null : Number(row.t);
   }
 
   #values(input: RecordInput): SQLInputValue[] {

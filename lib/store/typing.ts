@@ -76,11 +76,10 @@ export class TypingStore {
   }
 
   /** Removes and returns every entry (shutdown, or stale ones at start). */
-  takeAll(account?: string): TypingEntry[] {
-    const rows =
-      (account === undefined
-        ? this.#db.prepare("SELECT * FROM typing").all()
-        : this.#db.prepare("SELECT * FROM typing WHERE account = ?").all(account)).map(toEntry);
+  takeAll(account: string): TypingEntry[] {
+    const rows = this.#db.prepare("SELECT * FROM typing WHERE account = ?").all(account).map(
+      toEntry,
+    );
     for (const e of rows) {
       this.#db.prepare("DELETE FROM typing WHERE account = ? AND chat_id = ?").run(
         e.account,

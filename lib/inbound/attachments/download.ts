@@ -6,7 +6,7 @@
  * @module
  */
 
-import { resolve } from "node:path";
+import { join, resolve } from "node:path";
 import { writeFileAtomic } from "../../core/mod.ts";
 import type { AttachmentDescriptor, AttachmentType } from "./descriptors.ts";
 import { safeFileName, uniqueName } from "./safe_name.ts";
@@ -68,6 +68,20 @@ export interface DownloadOptions {
 export interface DownloadResult {
   attachments: Attachment[];
   media: MediaSummary | null;
+}
+
+/**
+ * Where the files of one inbound message go:
+ * `<workdir>/feishu/<alias>/attachments/<message_id>/` (the agent opens them by path).
+ *
+ * @example
+ * ```ts
+ * import { attachmentsDir } from "./download.ts";
+ * if (attachmentsDir("/w", "main", "om_1") !== "/w/feishu/main/attachments/om_1") throw new Error();
+ * ```
+ */
+export function attachmentsDir(workdir: string, alias: string, messageId: string): string {
+  return join(workdir, "feishu", alias, "attachments", messageId);
 }
 
 /**
