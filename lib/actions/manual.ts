@@ -52,6 +52,12 @@ export const MANUAL_URI = "feishu://manual";
  * bundle or binary, where only the embedded copy exists) its resource URI.
  */
 export function manualPath(): string {
+  return cachedPath ??= locateManual();
+}
+
+let cachedPath: string | undefined;
+
+function locateManual(): string {
   const path = new URL("../../reference/manual.md", import.meta.url).pathname;
   try {
     return Deno.statSync(path).isFile ? path : MANUAL_URI;

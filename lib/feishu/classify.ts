@@ -139,7 +139,7 @@ export function classifyProviderFailure(f: ProviderFailure): BridgeError {
   }
   return new BridgeError(rule.code, text, {
     retryable: rule.retryable,
-    retryAfterSeconds: rule.code === "RATE_LIMITED" ? retryAfter : retryAfter ?? null,
+    retryAfterSeconds: retryAfter,
     context,
   });
 }

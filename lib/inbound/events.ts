@@ -17,13 +17,15 @@ export { canonicalJson };
 
 export type PassiveEventType = "reaction" | "message_read" | "bot_added" | "bot_leave";
 
-const EVENT_TYPES: Record<string, { type: PassiveEventType; action?: "added" | "removed" }> = {
-  "im.message.reaction.created_v1": { type: "reaction", action: "added" },
-  "im.message.reaction.deleted_v1": { type: "reaction", action: "removed" },
-  "im.message.message_read_v1": { type: "message_read" },
-  "im.chat.member.bot.added_v1": { type: "bot_added" },
-  "im.chat.member.bot.deleted_v1": { type: "bot_leave" },
-};
+/** The passive event types Feishu sends, and what each becomes. */
+export const EVENT_TYPES: Record<string, { type: PassiveEventType; action?: "added" | "removed" }> =
+  {
+    "im.message.reaction.created_v1": { type: "reaction", action: "added" },
+    "im.message.reaction.deleted_v1": { type: "reaction", action: "removed" },
+    "im.message.message_read_v1": { type: "message_read" },
+    "im.chat.member.bot.added_v1": { type: "bot_added" },
+    "im.chat.member.bot.deleted_v1": { type: "bot_leave" },
+  };
 
 /** A user as events show it: only the members that are set. */
 export interface EventActor {

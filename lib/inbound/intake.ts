@@ -6,6 +6,7 @@
  * @module
  */
 
+import { EVENT_TYPES } from "./events.ts";
 import { EVENTS_CHAT_ID, type Logger } from "../core/mod.ts";
 import type { Journal, JsonValue } from "../journal/mod.ts";
 import type { RawEnvelope } from "./normalise/mod.ts";
@@ -19,13 +20,7 @@ export interface IntakePayload {
 }
 
 /** Event types that go to the reserved `events` conversation. */
-export const PASSIVE_EVENT_TYPES = new Set([
-  "im.message.reaction.created_v1",
-  "im.message.reaction.deleted_v1",
-  "im.message.message_read_v1",
-  "im.chat.member.bot.added_v1",
-  "im.chat.member.bot.deleted_v1",
-]);
+export const PASSIVE_EVENT_TYPES: ReadonlySet<string> = new Set(Object.keys(EVENT_TYPES));
 
 /** Card callbacks (handled by the cards capability). */
 export const CARD_EVENT_TYPES = new Set(["card.action.trigger", "card.action.trigger_v1"]);

@@ -9,7 +9,7 @@
 import type { Clock, Logger } from "../core/mod.ts";
 import type { FeishuApi } from "../feishu/mod.ts";
 import { type Job, RetryLater } from "../journal/mod.ts";
-import type { Notifier } from "../notify/mod.ts";
+import { type Notifier, PREVIEW_WINDOW } from "../notify/mod.ts";
 import { markSeen, startTyping } from "../presence/mod.ts";
 import type { Store } from "../store/mod.ts";
 import {
@@ -246,10 +246,12 @@ export function createPipeline(deps: PipelineDeps): Pipeline {
   }
 
   async function notify(account: PipelineAccount, record: InboundRecord): Promise<void> {
-    const window = deps.store.records.window(account.alias, record.chat_id, 10).map((r) => ({
-      direction: r.direction,
-      record: r.record as never,
-    }));
+    // Read only if a lane needs the conversation (the LICC preview).
+    const window = () =>
+      deps.store.records.window(account.alias, record.chat_id, PREVIEW_WINDOW).map((r) => ({
+        direction: r.direction,
+        record: r.record as never,
+      }));
     await deps.notifier.message(account.alias, record, window, (id) => account.names.known(id));
     deps.store.records.markNotified(account.alias, record.id);
   }

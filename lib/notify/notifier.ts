@@ -32,13 +32,14 @@ export interface NotifierOptions {
 /** What the pipeline calls. */
 export interface Notifier {
   /**
-   * Notifies about `record` given its chat window (oldest first, including
-   * the record itself). Never throws.
+   * Notifies about `record`; `window` yields its chat window (oldest first,
+   * including the record itself) and is read only when a lane needs it.
+   * Never throws.
    */
   message(
     alias: string,
     record: InboundRecord,
-    window: readonly PreviewEntry[],
+    window: () => readonly PreviewEntry[],
     contactName: (openId: string) => string | null,
   ): Promise<void>;
   counters: { licc: number; channel: number; failures: number };
@@ -55,7 +56,7 @@ export function createNotifier(options: NotifierOptions): Notifier {
         try {
           let preview = null;
           try {
-            preview = buildPreview(window, {
+            preview = buildPreview(window(), {
               alias,
               chatId: record.chat_id,
               currentId: record.id,

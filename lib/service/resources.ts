@@ -10,7 +10,8 @@ import diagnosticsText from "../../reference/diagnostics.md" with { type: "text"
 import matrixText from "../../reference/capability-matrix.md" with { type: "text" };
 import { FEISHU_ACTIONS } from "../mcp/family/actions.ts";
 import type { ResourceEntry } from "../mcp/server.ts";
-import { MANUAL } from "../actions/manual.ts";
+import { MANUAL, MANUAL_URI } from "../actions/manual.ts";
+import { SERVER_NAME } from "./about.ts";
 
 /** Everything a resource read may need, provided by the service. */
 export interface ResourceSources {
@@ -42,7 +43,7 @@ const DOCS: Record<string, { name: string; description: string; text: string }> 
 export function resourceList(): ResourceEntry[] {
   return [
     {
-      uri: "feishu://manual",
+      uri: MANUAL_URI,
       name: "manual",
       description: "Agent manual of the feishu tool",
       mimeType: "text/markdown",
@@ -112,7 +113,7 @@ export function readResource(
   src: ResourceSources,
 ): { mimeType: string; text: string } | null {
   try {
-    if (uri === "feishu://manual") return { mimeType: "text/markdown", text: MANUAL.text };
+    if (uri === MANUAL_URI) return { mimeType: "text/markdown", text: MANUAL.text };
     if (uri === "feishu://inbox") return { mimeType: "application/json", text: json(src.inbox()) };
     const doc = DOCS[uri];
     if (doc) return { mimeType: "text/markdown", text: doc.text };
@@ -142,7 +143,7 @@ function manifest(src: ResourceSources): Record<string, unknown> {
   return {
     schema: "lingtai.mcp.profile.v1",
     server: {
-      name: "feishu-mcp",
+      name: SERVER_NAME,
       registry_name: src.mcpName,
       version: src.version,
       summary:
@@ -170,7 +171,7 @@ description: Talk to people on Feishu (Lark) through the feishu tool.
 ---
 # feishu
 
-Use the \`feishu\` tool (one tool, 13 actions) to read and answer Feishu chats. Call
+Use the \`feishu\` tool (one tool, ${FEISHU_ACTIONS.length} actions) to read and answer Feishu chats. Call
 \`feishu(action="manual")\` for the full manual. Read \`lingtai://status\` when something looks
 broken, and \`lingtai://docs/configuration\` before touching configuration (operators own it).
 `;

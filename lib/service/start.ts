@@ -110,6 +110,8 @@ export async function startService(
     );
   }
 
+  // Fixed for the life of a --no-prompt process: probed once.
+  const permissions = probeConfinement(launch.workdir, launch.confined);
   let mcp: McpHandle | null = null;
   let inbound: InboundRuntime | null = null;
   if (context) {
@@ -164,7 +166,7 @@ export async function startService(
       accounts: accountStatus(),
       notes,
       extra: {
-        permissions: probeConfinement(launch.workdir, launch.confined),
+        permissions,
         ...(inbound
           ? {
             journal: journalStatus(inbound.journal.stats()),

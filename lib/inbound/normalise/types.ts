@@ -4,6 +4,7 @@
  * @module
  */
 
+import type { VoiceTranscript } from "../transcribe/mod.ts";
 import type { JsonObject } from "./_json.ts";
 import type { Attachment, MediaSummary, ResourceRef } from "../attachments/mod.ts";
 import type { RawEnvelope } from "./envelope.ts";
@@ -109,9 +110,4 @@ export interface InboundRecord {
 }
 
 /** A successful transcript (filled by the transcription stage). */
-export interface VoiceTranscript {
-  text: string;
-  language: string | null;
-  duration: number | null;
-  segments: { start: number; end: number; text: string }[];
-}
+export type { VoiceTranscript };
