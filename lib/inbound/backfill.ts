@@ -146,11 +146,8 @@ async function ingest(
 ): Promise<void> {
   if (!fromSomeoneElse(item, options.api.appId)) return;
   report.seen++;
-  const { intake } = options;
-  const before = intake.counters.queued;
   const envelope = envelopeFromHistoryItem(item.raw, { chatType: scope.chatType ?? undefined });
-  await intake.onEvent(envelope, "backfill");
-  if (intake.counters.queued > before) report.queued++;
+  if (await options.intake.admit(envelope, "backfill") === "queued") report.queued++;
 }
 
 function fromSomeoneElse(m: FeishuMessage, appId: string): boolean {

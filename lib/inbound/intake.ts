@@ -80,35 +80,45 @@ export interface IntakeOptions {
 
 /** The intake of one account. */
 export interface Intake {
+  /** Journals one envelope and says what became of it. */
+  admit(
+    envelope: RawEnvelope,
+    source: IntakePayload["source"],
+  ): Promise<"queued" | "duplicate" | "ignored">;
   /** The WS event handler: journal the envelope, return the (empty) ACK data. */
-  onEvent(envelope: RawEnvelope, source?: IntakePayload["source"]): Promise<undefined>;
+  onEvent(envelope: RawEnvelope): Promise<undefined>;
   counters: IntakeCounters;
 }
 
 /** Builds the intake of one account. */
 export function createIntake(options: IntakeOptions): Intake {
   const counters: IntakeCounters = { queued: 0, duplicates: 0, ignored: 0 };
+  const admit: Intake["admit"] = async (envelope, source) => {
+    const keys = intakeKeys(envelope);
+    if (!keys) {
+      counters.ignored++;
+      options.log.debug("event not journaled", {
+        account: options.alias,
+        type: String(envelope.header?.event_type ?? "?"),
+      });
+      return "ignored";
+    }
+    const payload: IntakePayload = { envelope, received_at: options.now(), source };
+    const result = await options.journal.admit({
+      account: options.alias,
+      chatKey: keys.chatKey,
+      dedupeKeys: keys.dedupeKeys,
+      payload: payload as unknown as JsonValue,
+    });
+    if (result === "queued") counters.queued++;
+    else counters.duplicates++;
+    return result;
+  };
   return {
     counters,
-    async onEvent(envelope, source = "ws") {
-      const keys = intakeKeys(envelope);
-      if (!keys) {
-        counters.ignored++;
-        options.log.debug("event not journaled", {
-          account: options.alias,
-          type: String(envelope.header?.event_type ?? "?"),
-        });
-        return undefined;
-      }
-      const payload: IntakePayload = { envelope, received_at: options.now(), source };
-      const result = await options.journal.admit({
-        account: options.alias,
-        chatKey: keys.chatKey,
-        dedupeKeys: keys.dedupeKeys,
-        payload: payload as unknown as JsonValue,
-      });
-      if (result === "queued") counters.queued++;
-      else counters.duplicates++;
+    admit,
+    async onEvent(envelope) {
+      await admit(envelope, "ws");
       return undefined;
     },
   };
