@@ -14,6 +14,8 @@ export interface Logger {
   warn(msg: string, fields?: Record<string, unknown>): void;
   info(msg: string, fields?: Record<string, unknown>): void;
   debug(msg: string, fields?: Record<string, unknown>): void;
+  /** Whether lines of this level are kept (lets callers skip building them). */
+  enabled?(level: LogLevel): boolean;
 }
 
 const RANK: Record<LogLevel, number> = { error: 0, warn: 1, info: 2, debug: 3 };
@@ -123,6 +125,7 @@ export function createLogger(options: LoggerOptions = {}): Logger {
     warn: (m, f) => emit("warn", m, f),
     info: (m, f) => emit("info", m, f),
     debug: (m, f) => emit("debug", m, f),
+    enabled: (lvl) => RANK[lvl] <= level,
   };
 }
 

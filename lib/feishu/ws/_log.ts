@@ -52,5 +52,6 @@ export function queryFreeLogger(log: Logger): Logger {
     warn: (m, f) => log.warn(stripUrlQueries(m), clean(f)),
     info: (m, f) => log.info(stripUrlQueries(m), clean(f)),
     debug: (m, f) => log.debug(stripUrlQueries(m), clean(f)),
+    enabled: (level) => log.enabled?.(level) ?? true,
   };
 }

@@ -37,7 +37,11 @@ export function newSdkWsClient(
     appSecret: options.appSecret,
     domain: options.baseUrl,
     logger: sdkLogger(deps.log, `[ws:${options.alias}]`),
-    loggerLevel: lark.LoggerLevel.debug,
+    // The SDK logs every frame at debug/info (which we keep only at debug):
+    // below that, do not even build those lines.
+    loggerLevel: deps.log.enabled?.("debug") === false
+      ? lark.LoggerLevel.warn
+      : lark.LoggerLevel.debug,
     httpInstance: feishuHttp({ timeoutMs: 15_000, env: deps.env }),
     autoReconnect: true,
     handshakeTimeoutMs: options.watchdog?.handshakeTimeoutMs ?? 15_000,
