@@ -285,8 +285,15 @@ export function createPipeline(deps: PipelineDeps): Pipeline {
       try {
         await handle(job);
       } catch (err) {
-        // The journal logs the failure and schedules the retry; we only count it.
-        if (!(err instanceof RetryLater)) count(job.account).failed++;
+        if (err instanceof RetryLater) throw err;
+        count(job.account).failed++;
+        // Logged here too: a job cut short at shutdown is not logged by the journal.
+        deps.log.warn("inbound job failed; the journal will retry it", {
+          account: job.account,
+          chat: job.chatKey,
+          attempt: job.attempt,
+          error: err instanceof Error ? `${err.name}: ${err.message}` : String(err),
+        });
         throw err;
       }
     },
