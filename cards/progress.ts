@@ -1,11 +1,11 @@
 /**
- * The native progress ("placeholder") card of spec §3.9: a schema-2.0 card
+ * The native progress ("placeholder") card: a schema-2.0 card
  * that `send` creates with `placeholder: true` and `edit` replaces at each
  * phase change.
  * @module
  */
 
-/** The header title of progress cards (the spec's; records and tests expect it). */
+/** The header title of progress cards (records and tests expect it). */
 export const PROGRESS_CARD_TITLE = "LingTai";
 
 /** Options of {@link progressCard}. */

@@ -1,7 +1,7 @@
 import { deepEqual } from "node:assert/strict";
 import { progressCard } from "./progress.ts";
 
-Deno.test("progressCard() builds the exact schema 2.0 structure of spec §3.9", () => {
+Deno.test("progressCard() builds the exact schema 2.0 structure", () => {
   deepEqual(progressCard("phase two"), {
     schema: "2.0",
     config: { update_multi: true },

@@ -1,7 +1,6 @@
 /**
  * Launch resolution: which subcommand, which config file, which workdir, which
- * registry name — from flags, then `FEISHU_MCP_*`, then `LINGTAI_*`
- * (ARCHITECTURE.md "Resolutions: Launch").
+ * registry name — from flags, then `FEISHU_MCP_*`, then `LINGTAI_*`.
  * @module
  */
 

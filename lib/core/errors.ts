@@ -6,7 +6,7 @@
  * @module
  */
 
-/** The closed set of `error_code` values a tool result may carry (spec §4.2). */
+/** The closed set of `error_code` values a tool result may carry. */
 export const ERROR_CODES = [
   "INVALID_ARGUMENT",
   "ACTION_REQUIRED",
@@ -77,7 +77,7 @@ export class BridgeError extends Error {
   }
 }
 
-/** The six-key failure object every failed action returns (spec §4.1). */
+/** The six-key failure object every failed action returns. */
 export interface Failure {
   status: "failed";
   error: string;

@@ -1,5 +1,5 @@
 /**
- * Compound ids: `{alias}:{chat_id}:{feishu_message_id}` (spec §3.6). The
+ * Compound ids: `{alias}:{chat_id}:{feishu_message_id}`. The
  * agent passes them back verbatim; parsing splits on the first two `:` only.
  * @module
  */

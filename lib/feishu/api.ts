@@ -1,6 +1,6 @@
 /**
  * Our narrow view of Feishu: the calls the bridge makes, in plain data. The
- * node-sdk stays behind this interface (STYLE.md: `lib/feishu/` is the only
+ * node-sdk stays behind this interface (`lib/feishu/` is the only
  * importer of `@larksuiteoapi/node-sdk`). Every method throws a classified
  * `BridgeError` on failure and makes exactly one attempt.
  * @module

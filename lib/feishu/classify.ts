@@ -1,7 +1,6 @@
 /**
  * The one place that maps Feishu responses (business code, HTTP status,
- * headers, message) to our error codes (spec §4.3 as corrected by
- * ARCHITECTURE.md decision 10 and "Resolutions: More codes").
+ * headers, message) to our error codes.
  * @module
  */
 

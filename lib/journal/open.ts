@@ -9,7 +9,7 @@ import { scanJournal } from "./_scan.ts";
 import { Journal } from "./journal.ts";
 import type { JournalOptions } from "./types.ts";
 
-/** Shortest dedupe lifetime accepted (ARCHITECTURE decision 5: at least 24 h). */
+/** Shortest dedupe lifetime accepted: 24 h. */
 export const MIN_DEDUPE_TTL_MS = 24 * 60 * 60 * 1000;
 /** Default dedupe lifetime: 7 days. */
 export const DEFAULT_DEDUPE_TTL_MS = 7 * MIN_DEDUPE_TTL_MS;

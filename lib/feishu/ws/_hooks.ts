@@ -5,7 +5,7 @@
  * - **The open gap is closed.** The SDK resolves `connect()` on the socket's
  *   `open` and only then, a few microtasks later, attaches its `message`
  *   listener in `communicate()`; a frame emitted in between has no listener
- *   and is lost without an ACK (`spec/lark-protocol.md` §0). We attach a
+ *   and is lost without an ACK. We attach a
  *   buffering listener inside the `open` handler itself (the SDK calls
  *   `pingLoop()` there) and, once `communicate()` has attached the SDK's
  *   listener, hand the buffered frames to it in arrival order.
