@@ -95,7 +95,7 @@ export interface EmulatorOptions {
   /**
    * When a new session may receive events: "ping" (default, its first ping;
    * nothing is lost) or "open" (at once, as Feishu does; the node-sdk can drop
-   * a frame that arrives before it attached its listener, lark-protocol §0).
+   * a frame that arrives before it attached its listener).
    */
   readyOn?: "ping" | "open";
 }

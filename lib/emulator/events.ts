@@ -1,7 +1,7 @@
 /**
- * Event envelopes (lark-protocol §3) and pushing them over the long
- * connection: messages received, reactions, reads, the bot added to or
- * removed from a chat, recalls and card clicks.
+ * Event envelopes and pushing them over the long connection: messages
+ * received, reactions, reads, the bot added to or removed from a chat, recalls
+ * and card clicks.
  * @module
  */
 

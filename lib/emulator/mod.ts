@@ -5,7 +5,8 @@
  * `@larksuiteoapi/node-sdk` talks to it when given its `url` as `domain`.
  *
  * It imports nothing from the rest of the project: its own clock, ids and
- * frame codec, written from `spec/lark-protocol.md`, so it cannot share the
+ * frame codec, written from Feishu's documented protocol rather than from the
+ * product's code, so it cannot share the
  * product's bugs. Tests script users with `userSends`, `clickCard`, … and
  * assert on `messages`, `requests`, `events`; time runs on an injectable
  * clock (`ManualEmuClock`) so redelivery and limits need no sleeps.

@@ -1,7 +1,7 @@
 /**
- * How stored records look on the wire: the Open API Message object
- * (lark-protocol §2.3), the `message` of an `im.message.receive_v1` event
- * (§3), user id triples and the v2 event envelope.
+ * How stored records look on the wire: the Open API Message object, the
+ * `message` of an `im.message.receive_v1` event, user id triples and the v2
+ * event envelope.
  * @module
  */
 

@@ -1,6 +1,6 @@
 /**
  * Feishu's JSON envelopes: `{code, msg, data}` on success and the error
- * envelope of lark-protocol §2.5 (`error.log_id`, `error.troubleshooter`).
+ * envelope, which carries `error.log_id` and `error.troubleshooter`.
  * @module
  */
 

@@ -148,7 +148,7 @@ export const mediaRoutes: Route[] = [
       }
       const upload = core.world.uploads.get(key);
       if (!m.resources.includes(key) || !upload) throw notFound(core, key);
-      // Stickers are fetched as images (messaging spec §6.6), whatever their key looks like.
+      // Stickers are fetched as images, whatever their key looks like.
       const kind = m.msgType === "sticker" ? "image" : upload.kind;
       if (kind !== type) throw bad(`The resource ${key} is a ${kind}, not a ${type}`);
       return download(upload);

@@ -1,8 +1,8 @@
 /**
  * A multipart/form-data parser that works on the raw request bytes.
  * `Request.formData()` turns parts without a `filename` into strings and
- * replaces invalid UTF-8, which corrupts binary uploads from the node-sdk
- * (lark-protocol §2.4); this parser keeps every byte.
+ * replaces invalid UTF-8, which corrupts binary uploads from the node-sdk;
+ * this parser keeps every byte.
  * @module
  */
 

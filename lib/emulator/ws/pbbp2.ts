@@ -1,5 +1,5 @@
 /**
- * A hand-written proto2 codec for Feishu's `pbbp2.Frame` (lark-protocol §1.3).
+ * A hand-written proto2 codec for Feishu's `pbbp2.Frame`.
  * Only wire types 0 (varint) and 2 (length-delimited) are produced; the
  * decoder also skips fixed32/fixed64 fields it does not know. The four
  * required fields (SeqID, LogID, service, method) are always encoded, even

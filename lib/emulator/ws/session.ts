@@ -3,7 +3,7 @@
  * socket. Answers pings with a full-config pong, sends data frames and hands
  * decoded ACKs to the hub. Readiness is the first ping: the SDK attaches its
  * message listener right after `open`, and its first ping is sent from that
- * same `open` handler, so a frame pushed after it is never lost (§0).
+ * same `open` handler, so a frame pushed after it is never lost.
  * @module
  */
 
