@@ -1,5 +1,5 @@
 /**
- * The guidance header that opens every conversation preview (spec §8.3),
+ * The guidance header that opens every conversation preview,
  * in our own words. `{channel}` is replaced by the channel's name.
  * @module
  */

@@ -1,5 +1,5 @@
 /**
- * The size bound of structured metadata (spec §8.3): LingTai's kernel drops a
+ * The size bound of structured metadata: LingTai's kernel drops a
  * structured field whose compact JSON exceeds 20,000 characters, so we shrink
  * ours step by step until it fits — shorter texts and paths, fewer mentions,
  * then fewer (oldest first) window items — and never exceed it.

@@ -1,5 +1,5 @@
 /**
- * Structured preview items (spec §8.3): one per window record, safe to hand
+ * Structured preview items: one per window record, safe to hand
  * to the agent — no content unions, no raw envelopes, no file keys, no
  * outbound source paths.
  * @module

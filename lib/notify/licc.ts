@@ -1,5 +1,5 @@
 /**
- * LICC v1 notifications for LingTai (spec §8.1, §8.2): the event built for an
+ * LICC v1 notifications for LingTai: the event built for an
  * admitted message, the producer-side validation, and the atomic writer
  * (`<event_id>.json.tmp`, fsync, rename) into the agent's MCP inbox.
  * @module
@@ -50,7 +50,7 @@ export interface MessageEventOptions {
 
 /**
  * The subject of a message notification, cut inside the sender's name so it
- * stays within 200 characters (ARCHITECTURE decision 9: never dropped).
+ * stays within 200 characters (a long subject is shortened, never dropped).
  *
  * @example
  * ```ts
@@ -90,7 +90,7 @@ export function fallbackPreview(text: string): string {
 }
 
 /**
- * Builds the LICC event of an admitted inbound message (spec §8.2): `from`
+ * Builds the LICC event of an admitted inbound message: `from`
  * is never empty (name, contact name, open_id, then `unknown`), the subject is
  * bounded, the body is the preview, and the metadata carries routing refs and
  * the structured window.
@@ -165,7 +165,7 @@ export function isoWithOffset(ms: number): string {
 }
 
 /**
- * The producer-side checks of spec §8.1; returns what is wrong, or undefined
+ * The producer-side checks of a LICC v1 event; returns what is wrong, or undefined
  * when the event may be written.
  *
  * @example

@@ -1,5 +1,5 @@
 /**
- * The conversation preview of a notification (spec §8.3): the markdown body
+ * The conversation preview of a notification: the markdown body
  * the agent reads first, and the structured window (`recent_messages`,
  * `latest_incoming`) that rides in the metadata.
  * @module

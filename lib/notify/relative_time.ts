@@ -1,5 +1,5 @@
 /**
- * Relative times for previews (spec §8.3), computed against an injected now.
+ * Relative times for previews, computed against an injected now.
  * @module
  */
 
