@@ -1,8 +1,10 @@
 /**
- * Boundaries of the code base (STYLE.md "Surfaces and boundaries"), checked on
- * the real module graph of the product entry point:
- * - only `lib/feishu/` imports the node-sdk, only `lib/mcp/` the MCP SDK;
- * - `lib/emulator/` imports nothing from the rest of the product.
+ * Boundaries of the code base, checked on the real module graph of the
+ * product entry point:
+ * - only `lib/feishu/` imports the node-sdk, only `lib/mcp/` the MCP SDK, so
+ *   the rest of the product sees only our own narrow interfaces;
+ * - `lib/emulator/` imports nothing from the rest of the product, so it
+ *   cannot share the product's bugs.
  */
 
 import assert from "node:assert/strict";

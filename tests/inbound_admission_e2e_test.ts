@@ -2,8 +2,8 @@
  * End to end, inbound admission and presence: DMs pass, groups need an
  * explicit @bot (an `@all` alone is ignored), `allowed_users` gates senders
  * and event actors, passive events land in the reserved `events`
- * conversation without waking anyone (spec §10.6), admitted messages get
- * `OK` and one `Typing` per chat (spec §7), and rejections are counted in
+ * conversation without waking anyone, admitted messages get `OK` and one
+ * `Typing` per chat, and rejections are counted in
  * status, never stored.
  */
 
@@ -113,7 +113,7 @@ Deno.test("presence: every admitted message gets OK, and only the first of a cha
   );
 });
 
-Deno.test("passive events (spec 10.6) go to the events conversation once each, never wake the agent, and skip the bot's own reactions", async () => {
+Deno.test("passive events go to the events conversation once each, never wake the agent, and skip the bot's own reactions", async () => {
   await using emu = await startEmulator({ pushOwnReactionEvents: true });
   const bridge = await startBridge({
     config: bridgeConfig(emu.url, { account: { allowed_users: [D.alice.openId] } }),

@@ -1,10 +1,10 @@
 /**
- * End to end, inbound delivery guarantees (ARCHITECTURE.md decisions 3 and
- * 5): duplicate and re-delivered events give one record, also after a
- * restart on the same workdir; a connection dropped mid-burst (with
- * fragmented and duplicated frames) loses and doubles nothing; messages
- * Feishu never pushed are recovered by backfill; and after `kill -9` every
- * event the emulator saw ACKed is processed exactly once.
+ * End to end, inbound delivery guarantees (the ACK follows one durable intake
+ * commit; dedupe survives restarts): duplicate and re-delivered events give
+ * one record, also after a restart on the same workdir; a connection dropped
+ * mid-burst (with fragmented and duplicated frames) loses and doubles
+ * nothing; messages Feishu never pushed are recovered by backfill; and after
+ * `kill -9` every event the emulator saw ACKed is processed exactly once.
  */
 
 import assert from "node:assert/strict";

@@ -1,7 +1,7 @@
 /**
  * End to end, inbound: the ACK does not wait for slow work, one chat's jobs
  * never overlap while other chats go on, attachments arrive byte for byte
- * with safe names (spec §10.5), and voice goes through the operator's
+ * with safe names, and voice goes through the operator's
  * transcriber (the stub), or records exactly why it did not.
  */
 
@@ -60,7 +60,7 @@ Deno.test("intake ACKs a chat's second event while its first job is still downlo
   }
 });
 
-Deno.test("inbound media (spec 10.5): a post's image, a video with its cover, a sticker and a file are downloaded in order with safe names and exact bytes", async () => {
+Deno.test("inbound media: a post's image, a video with its cover, a sticker and a file are downloaded in order with safe names and exact bytes", async () => {
   await using emu = await startEmulator();
   const bridge = await startBridge({ config: bridgeConfig(emu.url) });
   try {
@@ -142,7 +142,7 @@ Deno.test("inbound media (spec 10.5): a post's image, a video with its cover, a 
   }
 });
 
-Deno.test("inbound media (spec 10.5): a failed download keeps the descriptor, the text and the envelope, and creates no folder", async () => {
+Deno.test("inbound media: a failed download keeps the descriptor, the text and the envelope, and creates no folder", async () => {
   await using emu = await startEmulator();
   const bridge = await startBridge({ config: bridgeConfig(emu.url) });
   try {

@@ -1,5 +1,5 @@
 /**
- * End to end, waking the agent (spec §8, §10.8, claude-channel.md): LICC v1
+ * End to end, waking the agent: LICC v1
  * files exactly as LingTai reads them, Claude Code channel pushes reaching a
  * real MCP SDK client, and `resources/updated` for `feishu://inbox` only
  * while subscribed.
@@ -55,7 +55,7 @@ async function liccEvents(bridge: Bridge): Promise<Map<string, Rec>> {
   return out;
 }
 
-Deno.test("LICC (spec 8, 10.8): one event file per admitted message, exactly the v1 shape, with the conversation window", async () => {
+Deno.test("LICC: one event file per admitted message, exactly the v1 shape, with the conversation window", async () => {
   await using emu = await startEmulator();
   const bridge = await startLingTai(emu);
   try {
@@ -138,7 +138,7 @@ Deno.test("LICC (spec 8, 10.8): one event file per admitted message, exactly the
   }
 });
 
-Deno.test("LICC (spec 10.8): the window interleaves the agent's own sends as outgoing items from me, in date order", async () => {
+Deno.test("LICC: the window interleaves the agent's own sends as outgoing items from me, in date order", async () => {
   await using emu = await startEmulator();
   const bridge = await startLingTai(emu);
   try {
@@ -173,7 +173,7 @@ Deno.test("LICC (spec 10.8): the window interleaves the agent's own sends as out
   }
 });
 
-Deno.test("LICC (spec 10.5, 10.8): topic messages carry the thread and mentions; attachments appear on the current item only, without keys", async () => {
+Deno.test("LICC: topic messages carry the thread and mentions; attachments appear on the current item only, without keys", async () => {
   await using emu = await startEmulator();
   for (let n = 1; n <= 21; n++) {
     const id = String(n).padStart(2, "0");

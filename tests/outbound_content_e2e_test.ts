@@ -1,8 +1,7 @@
 /**
  * End to end over stdio against the emulator: every outbound content type
  * (path and key sources), what Feishu receives for each, the sent records
- * `read` shows, and every rejection that must never reach Feishu
- * (spec §2.1, §3.1, §3.3, §10.3 last row, §10.4, §10.11 send/reply rows).
+ * `read` shows, and every rejection that must never reach Feishu.
  */
 
 import assert from "node:assert/strict";
@@ -44,7 +43,7 @@ Deno.test("outbound content end to end: every type reaches Feishu as its wire me
   const keys: Record<string, string> = {};
 
   await t.step(
-    "10.3 send text:'hi' to an open_id returns exactly the one-chunk shape, chat segment = provider chat id",
+    "send text:'hi' to an open_id returns exactly the one-chunk shape, chat segment = provider chat id",
     async () => {
       const out = await rig.call("send", { receive_id: D.alice.openId, text: "hi" });
       const id = `main:${D.aliceP2p}:${rig.emu.lastSent(D.aliceP2p)!.messageId}`;
@@ -131,7 +130,7 @@ Deno.test("outbound content end to end: every type reaches Feishu as its wire me
   );
 
   await t.step(
-    "10.11 a schema-2.0 card arrives at Feishu exactly as given and its preview hides the button value",
+    "a schema-2.0 card arrives at Feishu exactly as given and its preview hides the button value",
     async () => {
       const card = {
         schema: "2.0",
@@ -158,7 +157,7 @@ Deno.test("outbound content end to end: every type reaches Feishu as its wire me
   );
 
   await t.step(
-    "10.4 image path + caption: uploaded once, sent as a post with the caption and the image; media summary {type, filename, size}",
+    "image path + caption: uploaded once, sent as a post with the caption and the image; media summary {type, filename, size}",
     async () => {
       const path = await file("shot.png", PNG);
       const before = rig.emu.requests({ path: "/open-apis/im/v1/images" }).length;
@@ -242,7 +241,7 @@ Deno.test("outbound content end to end: every type reaches Feishu as its wire me
   );
 
   await t.step(
-    "10.4 file key + file_name: sent verbatim; preview and media name the file",
+    "file key + file_name: sent verbatim; preview and media name the file",
     async () => {
       const out = await send({
         type: "file",
@@ -312,7 +311,7 @@ Deno.test("outbound content end to end: every type reaches Feishu as its wire me
     },
   );
 
-  await t.step("10.4 share_chat, share_user and sticker map to their wire types", async () => {
+  await t.step("share_chat, share_user and sticker map to their wire types", async () => {
     const cases = [
       {
         content: { type: "share_chat", chat_id: D.topics },
@@ -346,7 +345,7 @@ Deno.test("outbound content end to end: every type reaches Feishu as its wire me
   });
 
   await t.step(
-    "10.4 reply with an image key source sends the image with reply_in_thread false to a non-topic target",
+    "reply with an image key source sends the image with reply_in_thread false to a non-topic target",
     async () => {
       const target = await rig.inbound({
         user: D.alice.openId,
@@ -370,7 +369,7 @@ Deno.test("outbound content end to end: every type reaches Feishu as its wire me
   );
 
   await t.step(
-    "10.11 send and reply with a schema-2.0 card return content_type card and Feishu gets the exact card",
+    "send and reply with a schema-2.0 card return content_type card and Feishu gets the exact card",
     async () => {
       const card = {
         schema: "2.0",

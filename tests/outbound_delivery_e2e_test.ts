@@ -2,8 +2,7 @@
  * End to end over stdio against the emulator: what chunking does to
  * adversarial markdown as Feishu stores it, partial delivery and its replay
  * with the same `idempotency_key`, and pacing under a burst with the
- * emulator's 5-per-second chat limiter on (spec §3.3, §3.5, §3.7; §10.3;
- * ARCHITECTURE decisions 6 and 11).
+ * emulator's 5-per-second chat limiter on.
  */
 
 import assert from "node:assert/strict";
@@ -219,7 +218,7 @@ Deno.test("outbound delivery end to end: chunking as stored, partial delivery an
   );
 
   await t.step(
-    "10.3 a send whose chunk 2 is rate limited (retry after 2): 2 creates, a partial result and a partial record",
+    "a send whose chunk 2 is rate limited (retry after 2): 2 creates, a partial result and a partial record",
     async () => {
       const chat = addGroup(rig, "oc_partial_send");
       const md = paragraphs(["Alpha", "Beta", "Gamma"]);
@@ -277,7 +276,7 @@ Deno.test("outbound delivery end to end: chunking as stored, partial delivery an
   );
 
   await t.step(
-    "10.3 a topic reply whose chunk 2 is rate limited: partial, in the thread, no THUMBSUP, a partial record",
+    "a topic reply whose chunk 2 is rate limited: partial, in the thread, no THUMBSUP, a partial record",
     async () => {
       const target = await rig.inbound({
         user: D.alice.openId,

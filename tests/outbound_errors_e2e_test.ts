@@ -2,7 +2,7 @@
  * End to end over stdio against the emulator: `react`, and how Feishu's
  * refusals come back to the agent — the stable failure shape, permission
  * errors with their scope and grant link, upload failures, rate limits with
- * Feishu's wait hint (spec §2.5, §4; §10.2; ARCHITECTURE decision 10).
+ * Feishu's wait hint.
  */
 
 import assert from "node:assert/strict";
@@ -29,7 +29,7 @@ Deno.test("outbound errors end to end: react, classified failures, scopes, uploa
     rig.call("react", { message_id: target.id, ...input });
 
   await t.step(
-    "10.2 react input rules: each violation is INVALID_ARGUMENT with six keys and no Feishu call",
+    "react input rules: each violation is INVALID_ARGUMENT with six keys and no Feishu call",
     async () => {
       const before = writes(rig.emu).length;
       for (
@@ -52,7 +52,7 @@ Deno.test("outbound errors end to end: react, classified failures, scopes, uploa
   );
 
   await t.step(
-    "10.2 add then remove answer exactly, with one call each to the target's provider id",
+    "add then remove answer exactly, with one call each to the target's provider id",
     async () => {
       const calls = rig.emu.requests({ path: /\/reactions/ }).length;
       const added = await react({ operation: "add", emoji_type: "SMILE" });
@@ -111,7 +111,7 @@ Deno.test("outbound errors end to end: react, classified failures, scopes, uploa
   ];
   for (const c of classified) {
     await t.step(
-      `10.2 provider code ${c.row} on react is ${c.code}, retryable ${c.retryable}, retry_after ${c.after}, six keys`,
+      `provider code ${c.row} on react is ${c.code}, retryable ${c.retryable}, retry_after ${c.after}, six keys`,
       async () => {
         rig.emu.faults.add({ method: "POST", path: REACTIONS, times: 1, respond: c.respond });
         const out = await react({ operation: "add", emoji_type: "SMILE" });
@@ -124,7 +124,7 @@ Deno.test("outbound errors end to end: react, classified failures, scopes, uploa
   }
 
   await t.step(
-    "10.2 a rate-limited react add comes back after exactly one call, with x-ogw-ratelimit-reset as the wait",
+    "a rate-limited react add comes back after exactly one call, with x-ogw-ratelimit-reset as the wait",
     async () => {
       const before = rig.emu.requests({ method: "POST", path: REACTIONS }).length;
       rig.emu.faults.add({
@@ -148,7 +148,7 @@ Deno.test("outbound errors end to end: react, classified failures, scopes, uploa
   );
 
   await t.step(
-    "§2.5 a reaction on a recalled message is TARGET_REVOKED and never becomes a message",
+    "a reaction on a recalled message is TARGET_REVOKED and never becomes a message",
     async () => {
       const gone = await rig.inbound({ user: D.alice.openId, chat: D.aliceP2p, text: "oops" });
       rig.emu.recall({ messageId: gone.messageId });

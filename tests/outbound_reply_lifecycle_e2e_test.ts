@@ -1,9 +1,7 @@
 /**
  * End to end over stdio against the emulator: `reply` (topics, THUMBSUP,
  * Typing, recalled targets), the duplicate guard, native progress cards, and
- * `edit` / `delete` on whole chunk groups with their lifecycle records
- * (spec §2.1, §2.4, §2.7, §2.8, §3.8, §3.9, §7; §10.3, §10.4, §10.9, §10.11;
- * ARCHITECTURE "Editing a multi-chunk message").
+ * `edit` / `delete` on whole chunk groups with their lifecycle records.
  */
 
 import assert from "node:assert/strict";
@@ -34,7 +32,7 @@ Deno.test("outbound replies, progress cards and lifecycle end to end", async (t)
   await using rig = await startRig();
 
   await t.step(
-    "10.3 reply to a topic message follows its thread by default; an explicit false is honoured",
+    "reply to a topic message follows its thread by default; an explicit false is honoured",
     async () => {
       const target = await rig.inbound({
         user: D.alice.openId,
@@ -70,7 +68,7 @@ Deno.test("outbound replies, progress cards and lifecycle end to end", async (t)
   );
 
   await t.step(
-    "10.3 a successful reply adds THUMBSUP to the target and removes the chat's Typing",
+    "a successful reply adds THUMBSUP to the target and removes the chat's Typing",
     async () => {
       const target = await rig.inbound({
         user: D.alice.openId,
@@ -91,7 +89,7 @@ Deno.test("outbound replies, progress cards and lifecycle end to end", async (t)
   );
 
   await t.step(
-    "§7 a send to the user's open_id removes the chat's Typing (the chat Feishu returned)",
+    "a send to the user's open_id removes the chat's Typing (the chat Feishu returned)",
     async () => {
       const target = await rig.inbound({
         user: D.bob.openId,
@@ -106,7 +104,7 @@ Deno.test("outbound replies, progress cards and lifecycle end to end", async (t)
   );
 
   await t.step(
-    "§7 a failed send to an open_id still removes Typing by its receive target",
+    "a failed send to an open_id still removes Typing by its receive target",
     async () => {
       const target = await rig.inbound({ user: D.bob.openId, chat: D.bobP2p, text: "again" });
       assert.deepEqual(emojis(rig, target.messageId), ["OK", "Typing"]);
@@ -123,7 +121,7 @@ Deno.test("outbound replies, progress cards and lifecycle end to end", async (t)
   );
 
   await t.step(
-    "§2.1 the third identical send is DUPLICATE_BLOCKED, reaches nobody and leaves Typing alone",
+    "the third identical send is DUPLICATE_BLOCKED, reaches nobody and leaves Typing alone",
     async () => {
       const first = await rig.call("send", {
         receive_id: D.team,
@@ -160,7 +158,7 @@ Deno.test("outbound replies, progress cards and lifecycle end to end", async (t)
   );
 
   await t.step(
-    "10.4 a reply to a recalled target is TARGET_REVOKED after exactly one reply call, and no fresh message appears",
+    "a reply to a recalled target is TARGET_REVOKED after exactly one reply call, and no fresh message appears",
     async () => {
       const target = await rig.inbound({
         user: D.alice.openId,
@@ -191,7 +189,7 @@ Deno.test("outbound replies, progress cards and lifecycle end to end", async (t)
   );
 
   await t.step(
-    "10.4 provider 230002 on a reply is TARGET_REVOKED with one reply call and zero creates",
+    "provider 230002 on a reply is TARGET_REVOKED with one reply call and zero creates",
     async () => {
       const target = await rig.inbound({ user: D.alice.openId, chat: D.aliceP2p, text: "q" });
       rig.emu.faults.add({
@@ -214,7 +212,7 @@ Deno.test("outbound replies, progress cards and lifecycle end to end", async (t)
   );
 
   await t.step(
-    "10.4 provider 230001 on a markdown send is FORMAT_ERROR after exactly one post create (no plain-text retry)",
+    "provider 230001 on a markdown send is FORMAT_ERROR after exactly one post create (no plain-text retry)",
     async () => {
       rig.emu.faults.add({
         method: "POST",
@@ -238,7 +236,7 @@ Deno.test("outbound replies, progress cards and lifecycle end to end", async (t)
 
   let progressId = "";
   await t.step(
-    "10.9 a placeholder send is a schema-2.0 progress card; an edit with markdown keeps it one; the final send is plain",
+    "a placeholder send is a schema-2.0 progress card; an edit with markdown keeps it one; the final send is plain",
     async () => {
       const sent = await rig.call("send", {
         receive_id: D.team,
@@ -287,7 +285,7 @@ Deno.test("outbound replies, progress cards and lifecycle end to end", async (t)
   );
 
   await t.step(
-    "10.3 an edit of a progress card with post content keeps it a progress card with the post's text",
+    "an edit of a progress card with post content keeps it a progress card with the post's text",
     async () => {
       const out = await rig.call("edit", {
         message_id: progressId,
@@ -310,7 +308,7 @@ Deno.test("outbound replies, progress cards and lifecycle end to end", async (t)
   );
 
   await t.step(
-    "10.9 a custom card cannot replace a progress card, and Feishu sees nothing",
+    "a custom card cannot replace a progress card, and Feishu sees nothing",
     async () => {
       const before = writes(rig.emu).length;
       const out = await rig.call("edit", {
@@ -324,7 +322,7 @@ Deno.test("outbound replies, progress cards and lifecycle end to end", async (t)
   );
 
   await t.step(
-    "10.3 an edit the transport fails (connection reset) is UNKNOWN, lists the member, and leaves the record as it was",
+    "an edit the transport fails (connection reset) is UNKNOWN, lists the member, and leaves the record as it was",
     async () => {
       const before = JSON.stringify(await recordOf(rig, D.team, progressId));
       rig.emu.faults.add({
@@ -348,7 +346,7 @@ Deno.test("outbound replies, progress cards and lifecycle end to end", async (t)
   );
 
   await t.step(
-    "10.11 a single-chunk card edit answers exactly, PATCHes the card and updates the record",
+    "a single-chunk card edit answers exactly, PATCHes the card and updates the record",
     async () => {
       const sent = await rig.call("send", {
         receive_id: D.team,
@@ -405,7 +403,7 @@ Deno.test("outbound replies, progress cards and lifecycle end to end", async (t)
   const physical = (id: string) => id.split(":")[2]!;
 
   await t.step(
-    "10.3 a markdown send delivered as two chunks returns both ids in order and records one logical message",
+    "a markdown send delivered as two chunks returns both ids in order and records one logical message",
     async () => {
       const before = rig.emu.requests({ method: "POST", path: "/open-apis/im/v1/messages" }).length;
       const ids = await twoChunks(["E", "F"]);
@@ -534,7 +532,7 @@ Deno.test("outbound replies, progress cards and lifecycle end to end", async (t)
   );
 
   await t.step(
-    "10.3 a delete called with chunk 2's id deletes chunk 1 then chunk 2 and records it",
+    "a delete called with chunk 2's id deletes chunk 1 then chunk 2 and records it",
     async () => {
       const ids = await twoChunks(["I", "J"]);
       const deletes = rig.emu.requests({ method: "DELETE" }).length;
@@ -559,7 +557,7 @@ Deno.test("outbound replies, progress cards and lifecycle end to end", async (t)
 
   for (const op of ["edit", "delete"] as const) {
     await t.step(
-      `10.3 ${
+      `${
         op === "edit" ? "an" : "a"
       } ${op} whose chunk 2 fails attempts both in order, answers the partial failure and records ${op}_partial`,
       async () => {

@@ -1,7 +1,8 @@
 /**
  * Raw payloads for the inbound tests, shaped exactly as Feishu sends them
- * (lark-protocol §3): builders fill the envelope around the parts a test
- * cares about. Test-only; nothing in production imports this file.
+ * (the v2 event envelope: `schema`, `header`, `event`): builders fill the
+ * envelope around the parts a test cares about. Test-only; nothing in
+ * production imports this file.
  * @module
  */
 

@@ -1,8 +1,9 @@
 /**
- * Admission, the first inbound stage (spec §6.2 without the stale-age rule,
- * which ARCHITECTURE decision 5 drops): pure yes/no decisions with a closed
+ * Admission, the first inbound stage: pure yes/no decisions with a closed
  * set of reasons, for messages and for passive-event actors, plus which
- * presence reactions an admitted message gets (spec §7).
+ * presence reactions an admitted message gets. There is no age limit: an old
+ * or backfilled message is admitted once and flagged later (`backfilled`,
+ * `delayed_seconds`), never dropped for being late.
  * @module
  */
 
@@ -72,7 +73,7 @@ export function admitMessage(envelope: RawEnvelope, policy: AdmissionPolicy): Ad
 
 /**
  * Decides whether a passive event (reaction, read receipt, bot added/removed)
- * is recorded: reactions made by this app are dropped (spec §11.1 item 15),
+ * is recorded: reactions made by this app are dropped,
  * then the actor (`reader` for reads, `operator` otherwise) must pass a
  * non-empty allowlist, where an empty actor fails.
  *
@@ -110,7 +111,7 @@ export type ReactionPlan =
   | {
     ok: true;
     typing: true;
-    /** The receive target remembered with the Typing entry (spec §7). */
+    /** The receive target kept with the Typing entry (a failed send to it still removes Typing). */
     target: { receive_id: string; receive_id_type: "open_id" | "chat_id" };
   };
 
@@ -122,7 +123,7 @@ export interface ReactionOptions {
 }
 
 /**
- * The presence reactions of an admitted message (spec §7): `OK` always;
+ * The presence reactions of an admitted message: `OK` always;
  * `Typing` only when none is active for the chat. The Typing target is the
  * sender's open_id in DMs and the chat otherwise.
  *

@@ -1,7 +1,7 @@
 /**
- * Passive channel events (spec §6.9): reactions, read receipts and the bot
+ * Passive channel events: reactions, read receipts and the bot
  * being added to or removed from a chat become read-only records of the
- * reserved `events` conversation (spec §5.3). They never wake the agent.
+ * reserved `events` conversation. They never wake the agent.
  * @module
  */
 
@@ -37,7 +37,7 @@ export interface EventActor {
 /** The projection of one passive event and who caused it. */
 export interface PassiveEvent {
   eventType: PassiveEventType;
-  /** The `event` member of the record (spec §6.9 step 1). */
+  /** The `event` member of the record. */
   event: JsonObject;
   /** open_id of the operator (reader for `message_read`), or "". */
   actorOpenId: string;
@@ -198,7 +198,7 @@ export function passiveEventDate(
   return isoSeconds(seconds !== undefined ? seconds * 1000 : options.nowMs);
 }
 
-/** A passive event record of the `events` conversation (spec §5.3). */
+/** A passive event record of the `events` conversation. */
 export interface EventRecord {
   id: string;
   feishu_event_id: string;

@@ -2,7 +2,8 @@
  * The transcription stage: the first downloaded audio attachment goes to the
  * operator's transcriber; a transcript becomes `voice_transcript` and the
  * message text; a failure (or no transcriber) is recorded on the attachment
- * and never collapses the message (spec §6.7, ARCHITECTURE.md decision 12).
+ * and never collapses the message: it keeps its placeholder text and its
+ * audio file.
  * @module
  */
 

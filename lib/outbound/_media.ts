@@ -1,8 +1,8 @@
 /**
- * Validation of media content (image, file, audio, video; spec §3.1) and of
+ * Validation of media content (image, file, audio, video) and of
  * local paths: absolute, not a URL, inside `media_roots` after resolving
  * symlinks, and a readable regular file. A `key` source is used verbatim and is
- * never treated as a path (ARCHITECTURE decision 9).
+ * never treated as a path, even when it looks like one.
  * @module
  */
 

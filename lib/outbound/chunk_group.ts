@@ -1,5 +1,5 @@
 /**
- * Chunk groups (spec §3.6.2): any compound id of a logical message stands for
+ * Chunk groups: any compound id of a logical message stands for
  * all its physical chunks, so `delete` and `edit` act on the whole group.
  * @module
  */

@@ -1,9 +1,9 @@
 /**
- * The duplicate-send guard of spec §2.1 step 5: the first two identical sends
+ * The duplicate-send guard: the first two identical sends
  * to a receiver pass, the third and later are refused with
  * `DUPLICATE_BLOCKED`. "Identical" = same account, `receive_id` and final
  * record content (canonical JSON, sorted keys). Only sends that delivered at
- * least one chunk count. In memory, as in the spec, but bounded: the least
+ * least one chunk count. In memory (a restart forgets it), but bounded: the least
  * recently used keys are forgotten past `maxKeys`.
  * @module
  */

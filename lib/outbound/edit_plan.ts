@@ -1,6 +1,5 @@
 /**
- * Edit planning (spec §2.8, §3.4, ARCHITECTURE "Editing a multi-chunk
- * message"): materialise the new content for the message's chunk group and
+ * Edit planning: materialise the new content for the message's chunk group and
  * say what to do with each member, all before any I/O.
  *
  * Same chunk count → update each member with its chunk; fewer → update the
@@ -25,7 +24,7 @@ export interface EditableRecord {
   status?: unknown;
 }
 
-/** The message to edit: its record when found, and its chunk group (spec §3.6.2). */
+/** The message to edit: its record when found, and its chunk group. */
 export interface EditTarget {
   record?: EditableRecord | null;
   group: readonly string[];
@@ -55,7 +54,7 @@ function invalid(message: string): BridgeError {
   return new BridgeError("INVALID_ARGUMENT", message);
 }
 
-/** Whether a record is a progress card (spec §2.8 step 2). */
+/** Whether a record is a progress card. */
 export function isProgressRecord(record: EditableRecord | null | undefined): boolean {
   return record?.placeholder === true || record?.status === "placeholder";
 }

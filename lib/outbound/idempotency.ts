@@ -1,5 +1,5 @@
 /**
- * Chunk `uuid`s (ARCHITECTURE decision 6): Feishu sends at most one message
+ * Chunk `uuid`s: Feishu sends at most one message
  * per `uuid` within an hour, so a chunk's `uuid` derived from (account,
  * idempotency_key, chunk index) makes a replayed send skip what was already
  * delivered. Without a key every chunk gets a fresh random id.

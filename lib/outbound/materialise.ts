@@ -1,5 +1,5 @@
 /**
- * One logical message → ordered wire bodies (spec §3.3): text chunks, markdown
+ * One logical message → ordered wire bodies: text chunks, markdown
  * as posts with one `md` element per chunk, a post AST or a card as one body,
  * media bodies from resolved provider keys. Every body is checked against
  * Feishu's byte limits before any I/O: chunks that are still too large are

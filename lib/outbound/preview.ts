@@ -1,5 +1,5 @@
 /**
- * Preview texts stored as a sent record's `text` (spec §3.1): post and card
+ * Preview texts stored as a sent record's `text`: post and card
  * previews, media placeholders, and the media summary that replaces the source
  * path or key in what the agent and notifications see.
  * @module

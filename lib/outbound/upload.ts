@@ -1,5 +1,5 @@
 /**
- * Media uploads (spec §3.3): a path source is read from disk and uploaded
+ * Media uploads: a path source is read from disk and uploaded
  * once, before any message is created; the provider key it returns goes into
  * the wire body. Size limits are checked before any I/O; a refused upload is
  * `UPLOAD_FAILED` (or `PERMISSION_DENIED` when a scope is missing, as the

@@ -1,5 +1,5 @@
 /**
- * Wire bodies and Feishu's size limits (field notes §4.1): a `text` request
+ * Wire bodies and Feishu's size limits: a `text` request
  * body may hold 150 KB, a `post` or `interactive` one 30 KB. We measure the
  * request as sent (the body JSON with `content` as an escaped string) plus a
  * reserve for `receive_id`, `uuid` and the reply flags, and read "KB" as

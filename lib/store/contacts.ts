@@ -1,5 +1,5 @@
 /**
- * Saved contacts per account (spec §2.9–§2.11, §5.5). A contact never grants
+ * Saved contacts per account. A contact never grants
  * admission; only `allowed_users` does.
  * @module
  */

@@ -1,6 +1,6 @@
 /**
  * Pending `Typing` reactions, one per (account, chat), kept durably so a
- * restart can clear the stale ones (spec §7).
+ * restart can clear the stale ones.
  * @module
  */
 

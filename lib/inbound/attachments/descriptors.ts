@@ -1,5 +1,5 @@
 /**
- * The attachment descriptor list of a message (spec §6.6): resources the
+ * The attachment descriptor list of a message: resources the
  * converters found, else a fallback read from the content JSON, de-duplicated,
  * with a `cover` image inserted after each video that has one.
  * @module

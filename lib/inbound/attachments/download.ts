@@ -1,7 +1,7 @@
 /**
  * Downloads a message's attachments one after another through an injected
- * `download` function and writes each file atomically under one folder
- * (spec §6.6). A failed download is recorded, never thrown; the folder is only
+ * `download` function and writes each file atomically under one folder.
+ * A failed download is recorded, never thrown; the folder is only
  * created when a file is written.
  * @module
  */

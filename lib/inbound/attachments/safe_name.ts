@@ -1,5 +1,5 @@
 /**
- * Safe local file names for downloaded attachments (spec §6.6): never a path,
+ * Safe local file names for downloaded attachments: never a path,
  * never a reserved character, always a usable suffix, bounded length, and
  * unique within one message.
  * @module

@@ -1,5 +1,5 @@
 /**
- * The whitespace rule of the record `text` (spec §6.4): runs of spaces and
+ * The whitespace rule of the record `text`: runs of spaces and
  * tabs inside a line collapse to one space, line ends lose trailing blanks,
  * newlines stay, the whole is trimmed. Leading indentation and the inside of
  * fenced code blocks are kept as written.

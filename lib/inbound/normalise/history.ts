@@ -1,6 +1,7 @@
 /**
  * History backfill goes through the same path as live events: an
- * `im/v1/messages` list item (a message object, lark-protocol §2.3) is
+ * `im/v1/messages` list item (a message object: `msg_type`, `body.content`, a
+ * `sender.id` typed by `id_type`) is
  * rebuilt into a receive envelope flagged `backfilled: true`, so the record
  * gets `backfilled` and `delayed_seconds`.
  * @module

@@ -1,5 +1,5 @@
 /**
- * Mentions (spec §6.5.2): the table built from `event.message.mentions` plus
+ * Mentions: the table built from `event.message.mentions` plus
  * the inline `<at>` tags of posts, and the one pass that turns placeholders
  * (`@_user_1`, `@_all`, `@_at_…`) into `@Name`, optionally dropping this bot's
  * own mention.

@@ -1,7 +1,7 @@
 /**
  * Normalisation: a raw `im.message.receive_v1` envelope in, the inbound
- * record of spec §5.2 out (attachments, `media` and the transcript are filled
- * by the later stages), plus the attachment descriptors of §6.6.
+ * record out (attachments, `media` and the transcript are filled by the
+ * later stages), plus the message's attachment descriptors.
  *
  * Steps: read the envelope → build the mention table → convert the content
  * through the registry → resolve mentions (this bot's own mention is dropped

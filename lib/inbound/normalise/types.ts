@@ -1,6 +1,6 @@
 /**
- * Shapes of normalisation: the `content` union (spec §6.5.1), a converter's
- * output, and the inbound record (spec §5.2).
+ * Shapes of normalisation: the `content` union, a converter's output, and
+ * the inbound record.
  * @module
  */
 
@@ -44,7 +44,7 @@ export type MessageContent =
   | { kind: "merge_forward"; loading: boolean; items: unknown[]; truncated: boolean; error: null }
   | { kind: "unknown"; message_type: string };
 
-/** One resolved mention (spec §6.5.2); members without a value are absent. */
+/** One resolved mention; members without a value are absent. */
 export interface Mention {
   key: string;
   open_id?: string;
@@ -78,7 +78,7 @@ export interface ConvertContext {
 /** Converts the parsed content JSON (undefined when it was not JSON). */
 export type Converter = (content: unknown, ctx: ConvertContext) => Conversion;
 
-/** The inbound message record (spec §5.2) as this project stores it. */
+/** The inbound message record as this project stores it. */
 export interface InboundRecord {
   id: string;
   feishu_message_id: string;

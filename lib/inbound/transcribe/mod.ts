@@ -1,9 +1,8 @@
 /**
  * Voice transcription, the step of inbound processing between attachment
- * download and the record write (spec `messaging.md` §6.7, ARCHITECTURE.md
- * decision 12). Feishu voice is Ogg Opus: it is decoded by WASM in a Web
- * Worker to a 16 kHz mono WAV, then the operator's command (whisper.cpp
- * style, config key `transcriber`) turns it into text. Without a configured
+ * download and the record write. Feishu voice is Ogg Opus: it is decoded by
+ * WASM in a Web Worker to a 16 kHz mono WAV, then the operator's command
+ * (whisper.cpp style, config key `transcriber`) turns it into text. Without a configured
  * command the result is the failure `"no transcriber configured"` and the
  * audio file stays the agent's to open.
  *

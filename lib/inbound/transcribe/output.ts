@@ -16,7 +16,7 @@ export interface TranscriptSegment {
   text: string;
 }
 
-/** The stored transcript of a voice message (spec §6.7 `voice_transcript`). */
+/** The stored transcript of a voice message (the record's `voice_transcript`). */
 export interface VoiceTranscript {
   text: string;
   /** Detected language code, or null when the transcriber did not say. */
@@ -31,7 +31,7 @@ export type ParsedOutput =
   | { ok: true; transcript: VoiceTranscript }
   | { ok: false; error: string };
 
-/** Longest error text stored on a record (spec §6.6, §6.7). */
+/** Longest error text stored on a record, in code points (download errors use the same bound). */
 export const MAX_ERROR_CHARS = 200;
 
 const STAMP =
@@ -134,7 +134,7 @@ function parseJsonOutput(trimmed: string): ParsedOutput {
 
 /**
  * Collapses whitespace and cuts to {@link MAX_ERROR_CHARS} code points,
- * keeping the start (the spec's rule for stored error texts).
+ * keeping the start, as for every error text stored on a record.
  *
  * @example
  * ```ts

@@ -13,7 +13,7 @@ import type { DecodedWav } from "./decoded.ts";
 import { boundError, parseTranscriberOutput, type VoiceTranscript } from "./output.ts";
 import { commandError, expandArgv, runCommand, usesWav } from "./run.ts";
 
-/** The exact error recorded when no transcriber is configured (ARCHITECTURE.md). */
+/** The exact error recorded when no transcriber is configured; the audio file stays attached. */
 export const NO_TRANSCRIBER_ERROR = "no transcriber configured";
 
 /** Budget of one transcriber run when the config names none. */
@@ -46,7 +46,7 @@ export interface TranscribeRequest {
   signal?: AbortSignal;
 }
 
-/** The outcome of one transcription, ready for the record (spec §6.7). */
+/** The outcome of one transcription, ready for the record. */
 export type TranscriptionResult =
   | { status: "completed"; transcript: VoiceTranscript }
   | { status: "failed"; error: string };

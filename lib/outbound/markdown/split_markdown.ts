@@ -1,5 +1,7 @@
 /**
- * The markdown chunker (spec §3.3 as amended by ARCHITECTURE "Chunking").
+ * The markdown chunker: it cuts along the blocks a CommonMark/GFM parser
+ * finds and never makes a chunk longer than the limit (the fence markers of a
+ * code block closed and reopened across a cut are not counted).
  *
  * Rules, in order of preference, for where a chunk ends:
  * 1. Between top-level blocks (a heading starts a new chunk once the current

@@ -1,5 +1,5 @@
 /**
- * The plain-text chunker, spec §3.3 "newline" mode: a chunk ends at the last
+ * The plain-text chunker ("newline" mode): a chunk ends at the last
  * newline that keeps it within the limit (the newline is dropped), else is cut
  * inside the line. Two refinements: an inside-line cut lands on a grapheme
  * boundary when one is near (emoji ZWJ sequences stay whole), and a cut never

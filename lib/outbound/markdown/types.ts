@@ -4,7 +4,10 @@
  * @module
  */
 
-/** Code points of content per chunk (spec §3.3, ARCHITECTURE decision 11). */
+/**
+ * Code points of content per chunk. Synthetic fence markers may add to it; every
+ * wire body still stays inside Feishu's byte limits.
+ */
 export const DEFAULT_CHUNK_LIMIT = 3500;
 
 /** At most this many tables go into one markdown chunk (a forced cut before the next). */
@@ -42,7 +45,8 @@ export interface Degradation {
  * `prefix + source.slice(start, end) + suffix`; `prefix` and `suffix` are
  * synthetic (a reopened or closed code fence, a repeated table header), and
  * `uncounted` is how many of their code points do not count toward the limit
- * (fence markers only, ARCHITECTURE decision 11).
+ * (fence markers only: a closed and reopened fence may take a chunk past the
+ * limit).
  */
 export interface Chunk {
   text: string;
