@@ -9,6 +9,7 @@
  * @module
  */
 
-import { runCli, sourceApp } from "./lib/launch/mod.ts";
+import { runCli } from "./lib/cli/mod.ts";
+import { sourceApp } from "./lib/launch/mod.ts";
 
 if (import.meta.main) await runCli(sourceApp(import.meta.url, Deno.execPath()));

@@ -19,11 +19,12 @@ import { fromMarkdown } from "mdast-util-from-markdown";
 import { gfmFromMarkdown } from "mdast-util-gfm";
 import { gfm } from "micromark-extension-gfm";
 import { join } from "node:path";
-import { createOutboundRuntime, send } from "../lib/actions/mod.ts";
+import { createAccount } from "../lib/account/mod.ts";
+import { type ActionContext, createOutboundRuntime, dispatch } from "../lib/actions/mod.ts";
+import { resolveLaunch } from "../lib/config/mod.ts";
 import { parseConfig } from "../lib/config/mod.ts";
 import { createLogger, defaultDeps } from "../lib/core/mod.ts";
 import { DEFAULT_IDS as D, type Emulator, makeChat, startEmulator } from "../lib/emulator/mod.ts";
-import { createFeishuApi } from "../lib/feishu/mod.ts";
 import { materialise, normaliseOutbound, splitText } from "../lib/outbound/mod.ts";
 import { openStore } from "../lib/store/mod.ts";
 import { Client, StdioClientTransport } from "../tests/_mcp_client.ts";
@@ -136,28 +137,31 @@ async function inProcess(emu: Emulator, chats: string[]): Promise<BenchResult> {
     { workdir, lingtai: false },
   );
   if (!parsed.ok) throw new Error(parsed.errors.join("; "));
-  const api = createFeishuApi({
-    alias: "main",
-    appId: D.appId,
-    appSecret: D.appSecret,
-    baseUrl: emu.url,
+  const account = createAccount(parsed.config.accounts[0]!, {
+    store,
+    clock: deps.clock,
     log: deps.log,
   });
-  const ctx = {
+  const api = account.api;
+  const outbound = createOutboundRuntime();
+  const ctx: ActionContext = {
     deps,
-    launch: { workdir } as never,
+    launch: resolveLaunch({ args: ["serve", "--workdir", workdir], env: {}, cwd: workdir }),
     config: parsed.config,
     store,
-    accounts: [{ alias: "main", appId: D.appId, allowedUsers: null, api }],
+    accounts: [account],
+    outbound,
     identityPath: join(workdir, "identity.json"),
   };
-  const rt = createOutboundRuntime({ clock: deps.clock });
   try {
     const action = async (i: number) => {
-      const out = await send(ctx, rt, {
-        receive_id: chats[i % CHATS]!,
-        receive_id_type: "chat_id",
-        text: `in-process ${i} ${crypto.randomUUID()}`,
+      const out = await dispatch(ctx, {
+        action: "send",
+        input: {
+          receive_id: chats[i % CHATS]!,
+          receive_id_type: "chat_id",
+          text: `in-process ${i} ${crypto.randomUUID()}`,
+        },
       });
       if (out.status !== "sent") throw new Error(`send failed: ${JSON.stringify(out)}`);
     };
@@ -186,7 +190,8 @@ async function inProcess(emu: Emulator, chats: string[]): Promise<BenchResult> {
       note: "validation, materialisation, scheduler, record, Typing lookup",
     };
   } finally {
-    rt.close();
+    account.outbox.close();
+    outbound.close();
     store.close();
     await Deno.remove(workdir, { recursive: true });
   }

@@ -9,11 +9,9 @@ import {
   checkMediaSize,
   chunkUuids,
   type Degradation,
-  deliverChunks,
   type DeliveryOutcome,
   type DeliveryRoute,
   type JsonObject,
-  laneOf,
   type NormalisedContent,
   normaliseOutbound,
   type OutboundInput,
@@ -21,8 +19,8 @@ import {
   type WireBody,
   wrapProgressCard,
 } from "../outbound/mod.ts";
-import type { AccountRuntime, ActionContext } from "./context.ts";
-import type { OutboundRuntime } from "./outbound_runtime.ts";
+import type { Account } from "../account/mod.ts";
+import type { ActionContext } from "./context.ts";
 
 /** A message that passed validation: its final content and wire bodies. */
 export interface Prepared {
@@ -42,9 +40,9 @@ const PROVISIONAL_KEY = "img_v3_provisional_" + "0".repeat(45);
  */
 export async function prepareOutgoing(
   ctx: ActionContext,
-  rt: OutboundRuntime,
   input: OutboundInput & { placeholder?: boolean },
 ): Promise<Prepared> {
+  const rt = ctx.outbound;
   let content = await normaliseOutbound(input, {
     mediaRoots: ctx.config.mediaRoots,
     fs: rt.mediaFs,
@@ -61,15 +59,15 @@ export async function prepareOutgoing(
 /** Uploads a path source (once), then delivers every chunk with its uuid. */
 export async function transmit(
   ctx: ActionContext,
-  rt: OutboundRuntime,
   args: {
-    account: AccountRuntime;
+    account: Account;
     prepared: Prepared;
     route: DeliveryRoute;
     idempotencyKey?: string;
   },
 ): Promise<DeliveryOutcome> {
   const { account, prepared } = args;
+  const rt = ctx.outbound;
   let bodies = prepared.bodies;
   const upload = prepared.content.media?.upload;
   if (upload !== undefined) {
@@ -80,12 +78,7 @@ export async function transmit(
     { account: account.alias, idempotencyKey: args.idempotencyKey, count: bodies.length },
     ctx.deps,
   );
-  return await deliverChunks({ api: account.api, scheduler: rt.scheduler }, {
-    route: args.route,
-    bodies,
-    uuids,
-    lane: laneOf(args.route),
-  });
+  return await account.outbox.deliver({ route: args.route, bodies, uuids });
 }
 
 /** When the message was sent: Feishu's create time of its first chunk, else the clock. */

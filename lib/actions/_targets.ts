@@ -8,23 +8,9 @@
 
 import { BridgeError, type CompoundId, EVENTS_CHAT_ID, parseCompoundId } from "../core/mod.ts";
 import type { StoredRecord } from "../store/mod.ts";
-import type { AccountRuntime, ActionContext } from "./context.ts";
 
 function invalid(message: string): BridgeError {
   return new BridgeError("INVALID_ARGUMENT", message);
-}
-
-/** The account whose alias is exactly `alias` (the first segment of a compound id). */
-export function accountOf(ctx: ActionContext, alias: string): AccountRuntime {
-  const found = ctx.accounts.find((a) => a.alias === alias);
-  if (!found) {
-    throw invalid(
-      `Unknown account '${alias}'; configured accounts: ${
-        ctx.accounts.map((a) => a.alias).join(", ")
-      }`,
-    );
-  }
-  return found;
 }
 
 /** Whether a compound id names a synthetic record rather than a Feishu message. */
@@ -38,7 +24,7 @@ export function isSyntheticId(id: CompoundId): boolean {
  */
 export function parseMessageRef(messageId: string): CompoundId {
   const id = parseCompoundId(messageId);
-  if (id.messageId === "" || id.chatId === "") {
+  if (id.alias === "" || id.messageId === "" || id.chatId === "") {
     throw invalid(`Invalid Feishu message ID format: '${messageId}'`);
   }
   if (isSyntheticId(id)) {

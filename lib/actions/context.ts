@@ -1,21 +1,15 @@
 /**
- * What every action gets: config, store, accounts and the embedded manual.
- * Built once by the service; actions are functions of (context, input).
+ * What every action gets: config, store, accounts and the long-lived parts
+ * of outbound. Built once by the service; actions are functions of
+ * (context, input).
  * @module
  */
 
+import type { Account } from "../account/mod.ts";
 import type { Config, LaunchOptions } from "../config/mod.ts";
 import { BridgeError, type Deps } from "../core/mod.ts";
-import type { FeishuApi } from "../feishu/mod.ts";
 import type { Store } from "../store/mod.ts";
-
-/** One configured account at run time. */
-export interface AccountRuntime {
-  alias: string;
-  appId: string;
-  allowedUsers: string[] | null;
-  api: FeishuApi;
-}
+import type { OutboundRuntime } from "./outbound_runtime.ts";
 
 /** The action context. */
 export interface ActionContext {
@@ -24,20 +18,19 @@ export interface ActionContext {
   config: Config;
   store: Store;
   /** Accounts in config order. */
-  accounts: AccountRuntime[];
+  accounts: readonly Account[];
+  outbound: OutboundRuntime;
   /** Absolute path of the public identity document. */
   identityPath: string;
 }
 
 /**
- * The account an action works on: `account` if given, else the first one.
- * Unknown aliases are an `INVALID_ARGUMENT` naming the configured ones.
+ * The account named by `alias` (a compound id's first segment, or the
+ * `account` input); without one, the first configured account. An unknown
+ * alias is an `INVALID_ARGUMENT` naming the configured ones.
  */
-export function resolveAccount(
-  ctx: ActionContext,
-  alias: string | null | undefined,
-): AccountRuntime {
-  const wanted = alias ? alias : ctx.accounts[0]?.alias;
+export function resolveAccount(ctx: ActionContext, alias?: string | null): Account {
+  const wanted = alias || ctx.accounts[0]?.alias;
   const found = ctx.accounts.find((a) => a.alias === wanted);
   if (!found) {
     throw new BridgeError(

@@ -1,13 +1,16 @@
 /**
- * `edit` and `delete` (spec §2.7, §2.8, §3.8): act on the whole chunk group
- * of a logical message from any of its compound ids, one attempt per member
- * even after an earlier member failed, then record the lifecycle. An edit
- * re-materialises the new content over the group (ARCHITECTURE "Editing a
- * multi-chunk message"); a progress card stays a progress card.
+ * `edit` and `delete`: act on the whole chunk group of a logical message from
+ * any of its compound ids, one attempt per member even after an earlier
+ * member failed, then record the lifecycle. An edit re-materialises the new
+ * content over the group (same chunk count: each edited; fewer: the extra
+ * ones deleted; more: refused before any I/O); a progress card stays a
+ * progress card. Every call goes through the account's outbox in the chat's
+ * lane; an edit of a progress card waits behind the chat's answers.
  * @module
  */
 
-import { BridgeError, parseCompoundId } from "../core/mod.ts";
+import type { Account } from "../account/mod.ts";
+import { asBridgeError, BridgeError, parseCompoundId } from "../core/mod.ts";
 import type { DeleteInput, EditInput } from "../mcp/family/mod.ts";
 import {
   applyLifecycle,
@@ -16,17 +19,17 @@ import {
   lifecycleResponse,
   type MemberOutcome,
   normaliseOutbound,
+  PRIORITY,
   resolveChunkGroup,
 } from "../outbound/mod.ts";
 import type { StoredRecord } from "../store/mod.ts";
 import { withWarnings } from "./_outgoing.ts";
-import { accountOf, parseMessageRef, requireMessageRecord } from "./_targets.ts";
-import type { AccountRuntime, ActionContext } from "./context.ts";
-import type { OutboundRuntime } from "./outbound_runtime.ts";
+import { parseMessageRef, requireMessageRecord } from "./_targets.ts";
+import { type ActionContext, resolveAccount } from "./context.ts";
 
 /** The message an edit or delete acts on. */
 interface Target {
-  account: AccountRuntime;
+  account: Account;
   stored: StoredRecord | null;
   /** The record's id, else the requested id. */
   messageId: string;
@@ -36,19 +39,11 @@ interface Target {
 function resolveTarget(ctx: ActionContext, messageId: string): Target {
   if (!messageId) throw new BridgeError("INVALID_ARGUMENT", "message_id is required");
   const ref = parseMessageRef(messageId);
-  const account = accountOf(ctx, ref.alias);
+  const account = resolveAccount(ctx, ref.alias);
   const stored = ctx.store.records.findByMessageId(account.alias, messageId);
   requireMessageRecord(stored, messageId);
   const { messageId: reported, group } = resolveChunkGroup(messageId, stored?.record);
   return { account, stored, messageId: reported, group };
-}
-
-/** Any thrown value as a `BridgeError` (a bug below us becomes `UNKNOWN`). */
-function asBridgeError(err: unknown): BridgeError {
-  if (err instanceof BridgeError) return err;
-  return new BridgeError("UNKNOWN", err instanceof Error ? err.message : String(err), {
-    cause: err,
-  });
 }
 
 /** Writes the lifecycle onto the record when at least one member succeeded. */
@@ -70,7 +65,6 @@ function record(
 /** Runs `edit`. */
 export async function edit(
   ctx: ActionContext,
-  rt: OutboundRuntime,
   input: EditInput,
 ): Promise<Record<string, unknown>> {
   const target = resolveTarget(ctx, input.message_id);
@@ -78,27 +72,20 @@ export async function edit(
     text: "text" in input ? input.text : undefined,
     content: "content" in input ? input.content : undefined,
   }, { mode: "edit" });
-  const plan = await rt.planner.planEdit(
+  const plan = await ctx.outbound.planner.planEdit(
     { record: target.stored?.record, group: target.group },
     content,
   );
-  const api = target.account.api;
+  const outbox = target.account.outbox;
+  const priority = plan.placeholder ? PRIORITY.update : PRIORITY.answer;
   const outcomes: MemberOutcome[] = [];
   for (const op of plan.operations) {
-    const id = parseCompoundId(op.messageId).messageId;
+    const { chatId, messageId } = parseCompoundId(op.messageId);
     const outcome: MemberOutcome = { messageId: op.messageId, chunkIndex: op.chunkIndex };
     if (op.op === "delete") outcome.removed = true;
     try {
-      if (op.op === "delete") await api.deleteMessage(id);
-      else if (op.method === "PATCH") {
-        await api.patchMessage({ messageId: id, content: op.body.content });
-      } else {
-        await api.updateMessage({
-          messageId: id,
-          msgType: op.body.msg_type,
-          content: op.body.content,
-        });
-      }
+      if (op.op === "delete") await outbox.delete({ chatId, messageId, priority });
+      else await outbox.edit({ chatId, messageId, priority, body: op.body, method: op.method });
     } catch (err) {
       outcome.error = asBridgeError(err);
     }
@@ -134,7 +121,7 @@ export async function deleteMessage(
   for (const [i, member] of target.group.entries()) {
     const outcome: MemberOutcome = { messageId: member, chunkIndex: i + 1 };
     try {
-      await target.account.api.deleteMessage(parseCompoundId(member).messageId);
+      await target.account.outbox.delete(parseCompoundId(member));
     } catch (err) {
       outcome.error = asBridgeError(err);
     }

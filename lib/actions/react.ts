@@ -1,5 +1,5 @@
 /**
- * `react` (spec §2.5): add or remove one reaction on a message, exactly once.
+ * `react`: add or remove one reaction on a message, exactly once.
  * Independent of the automatic presence reactions; never retried, never
  * turned into a message.
  * @module
@@ -7,8 +7,8 @@
 
 import { BridgeError } from "../core/mod.ts";
 import type { ReactInput } from "../mcp/family/mod.ts";
-import { accountOf, parseMessageRef } from "./_targets.ts";
-import type { ActionContext } from "./context.ts";
+import { parseMessageRef } from "./_targets.ts";
+import { type ActionContext, resolveAccount } from "./context.ts";
 
 /** Runs `react`. */
 export async function react(
@@ -16,12 +16,13 @@ export async function react(
   input: ReactInput,
 ): Promise<Record<string, unknown>> {
   const ref = parseMessageRef(input.message_id);
-  const account = accountOf(ctx, ref.alias);
+  const account = resolveAccount(ctx, ref.alias);
+  const target = { chatId: ref.chatId, messageId: ref.messageId };
   if (input.operation === "add") {
     if (!input.emoji_type) {
       throw new BridgeError("INVALID_ARGUMENT", "emoji_type is required for reaction add");
     }
-    const reactionId = await account.api.addReaction(ref.messageId, input.emoji_type);
+    const reactionId = await account.outbox.react({ ...target, emojiType: input.emoji_type });
     return {
       status: "added",
       message_id: input.message_id,
@@ -33,7 +34,7 @@ export async function react(
     if (!input.reaction_id) {
       throw new BridgeError("INVALID_ARGUMENT", "reaction_id is required for reaction remove");
     }
-    await account.api.removeReaction(ref.messageId, input.reaction_id);
+    await account.outbox.unreact({ ...target, reactionId: input.reaction_id });
     return { status: "removed", message_id: input.message_id, reaction_id: input.reaction_id };
   }
   throw new BridgeError("INVALID_ARGUMENT", "operation must be add or remove");

@@ -1,5 +1,5 @@
 /**
- * `reply` (spec §2.4): answer a message, following its topic by default.
+ * `reply`: answer a message, following its topic by default.
  * Chunk 1 replies to the target; later chunks stay in the topic when
  * `reply_in_thread`, else go to the chat. A recalled target fails with
  * `TARGET_REVOKED` and never becomes a fresh message. A full delivery adds
@@ -17,25 +17,23 @@ import {
 } from "../outbound/mod.ts";
 import { markDone, stopTyping } from "../presence/mod.ts";
 import { persistSent, prepareOutgoing, sentAt, transmit, withWarnings } from "./_outgoing.ts";
-import { accountOf, parseMessageRef, requireMessageRecord } from "./_targets.ts";
-import type { ActionContext } from "./context.ts";
-import type { OutboundRuntime } from "./outbound_runtime.ts";
+import { parseMessageRef, requireMessageRecord } from "./_targets.ts";
+import { type ActionContext, resolveAccount } from "./context.ts";
 
 /** Runs `reply`. */
 export async function reply(
   ctx: ActionContext,
-  rt: OutboundRuntime,
   input: ReplyInput,
 ): Promise<Record<string, unknown>> {
   const targetId = input.message_id;
   if (!targetId) throw new BridgeError("INVALID_ARGUMENT", "message_id is required");
   const idempotencyKey = checkIdempotencyKey(input.idempotency_key);
-  const prepared = await prepareOutgoing(ctx, rt, {
+  const prepared = await prepareOutgoing(ctx, {
     text: "text" in input ? input.text : undefined,
     content: "content" in input ? input.content : undefined,
   });
   const target = parseMessageRef(targetId);
-  const account = accountOf(ctx, target.alias);
+  const account = resolveAccount(ctx, target.alias);
   const stored = ctx.store.records.findByMessageId(account.alias, targetId);
   requireMessageRecord(stored, targetId);
   const storedThread = typeof stored?.record.thread_id === "string" && stored.record.thread_id
@@ -43,22 +41,22 @@ export async function reply(
     : null;
   const replyInThread = input.reply_in_thread ?? storedThread !== null;
 
-  const presence = { api: account.api, typing: ctx.store.typing, log: ctx.deps.log };
+  const presence = { account, typing: ctx.store.typing, log: ctx.deps.log };
   let outcome;
   try {
-    outcome = await transmit(ctx, rt, {
+    outcome = await transmit(ctx, {
       account,
       prepared,
       route: { kind: "reply", targetId: target.messageId, chatId: target.chatId, replyInThread },
       idempotencyKey,
     });
   } catch (err) {
-    await stopTyping(presence, account.alias, target.chatId);
+    await stopTyping(presence, target.chatId);
     throw err;
   }
   const last = outcome.delivered.at(-1);
   if (last === undefined) {
-    await stopTyping(presence, account.alias, target.chatId);
+    await stopTyping(presence, target.chatId);
     throw outcome.failure!;
   }
 
@@ -92,9 +90,9 @@ export async function reply(
       replyInThread,
     });
   } else {
-    await markDone(presence, target.messageId);
+    await markDone(presence, { chatId: target.chatId, messageId: target.messageId });
     result = sendSuccess({ messageIds: ids, contentType, threadId, replyInThread });
   }
-  await stopTyping(presence, account.alias, target.chatId);
+  await stopTyping(presence, target.chatId);
   return withWarnings(result, prepared.degradations, saveWarning);
 }

@@ -1,5 +1,5 @@
 /**
- * `send` (spec §2.1): a new message to a user or chat, optionally as a native
+ * `send`: a new message to a user or chat, optionally as a native
  * progress card. Validation, materialisation and the duplicate guard run
  * before any I/O; then upload (if any) and one attempt per chunk; then the
  * sent record, the chat's Typing removed, and the result.
@@ -19,12 +19,10 @@ import {
 import { stopTyping, stopTypingByTarget } from "../presence/mod.ts";
 import { persistSent, prepareOutgoing, sentAt, transmit, withWarnings } from "./_outgoing.ts";
 import { type ActionContext, resolveAccount } from "./context.ts";
-import type { OutboundRuntime } from "./outbound_runtime.ts";
 
 /** Runs `send`. */
 export async function send(
   ctx: ActionContext,
-  rt: OutboundRuntime,
   input: SendInput,
 ): Promise<Record<string, unknown>> {
   const account = resolveAccount(ctx, input.account);
@@ -33,7 +31,8 @@ export async function send(
   const receiveIdType: ReceiveIdType = input.receive_id_type ?? "open_id";
   const idempotencyKey = checkIdempotencyKey(input.idempotency_key);
   const placeholder = input.placeholder === true;
-  const prepared = await prepareOutgoing(ctx, rt, {
+  const rt = ctx.outbound;
+  const prepared = await prepareOutgoing(ctx, {
     text: "text" in input ? input.text : undefined,
     content: "content" in input ? input.content : undefined,
     placeholder,
@@ -45,16 +44,16 @@ export async function send(
   };
   if (rt.guard.blocked(identity)) return duplicateBlocked();
 
-  const presence = { api: account.api, typing: ctx.store.typing, log: ctx.deps.log };
+  const presence = { account, typing: ctx.store.typing, log: ctx.deps.log };
   const clearTyping = (chatId: string) =>
     chatId
-      ? stopTyping(presence, account.alias, chatId).then(() => {})
-      : stopTypingByTarget(presence, account.alias, receiveId, receiveIdType);
+      ? stopTyping(presence, chatId).then(() => {})
+      : stopTypingByTarget(presence, receiveId, receiveIdType);
   const knownChat = receiveIdType === "chat_id" ? receiveId : "";
 
   let outcome;
   try {
-    outcome = await transmit(ctx, rt, {
+    outcome = await transmit(ctx, {
       account,
       prepared,
       route: { kind: "create", receiveId, receiveIdType },

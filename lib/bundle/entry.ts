@@ -33,7 +33,10 @@ if (kind !== null) {
   if (handler && handler !== hold) { for (const e of early) handler(e); }
 } else if (import.meta.main) {
   startWorkersFrom(new URL(import.meta.url));
-  const { bundleApp, runCli } = await import("../launch/mod.ts");
+  const [{ runCli }, { bundleApp }] = await Promise.all([
+    import("../cli/mod.ts"),
+    import("../launch/mod.ts"),
+  ]);
   await runCli(
     bundleApp(import.meta.url, { execPath: Deno.execPath(), standalone: Deno.build.standalone }),
   );

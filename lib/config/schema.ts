@@ -5,8 +5,9 @@
  */
 
 import { z } from "zod";
+import { APP_ID_PATTERN } from "../core/names.ts";
 
-const APP_ID = /^cli_[0-9a-fA-F]{16}$/;
+const APP_ID = APP_ID_PATTERN;
 /** Aliases name folders and the first segment of compound ids. */
 const ALIAS = /^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$/;
 

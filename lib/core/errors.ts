@@ -125,6 +125,23 @@ export function toFailure(err: unknown): Failure {
 }
 
 /**
+ * Any thrown value as a `BridgeError`: a bug below us becomes `UNKNOWN`,
+ * keeping the original as its cause.
+ *
+ * @example
+ * ```ts
+ * import { asBridgeError } from "./errors.ts";
+ * if (asBridgeError(new Error("boom")).code !== "UNKNOWN") throw new Error();
+ * ```
+ */
+export function asBridgeError(err: unknown): BridgeError {
+  if (err instanceof BridgeError) return err;
+  return new BridgeError("UNKNOWN", err instanceof Error ? err.message : String(err), {
+    cause: err,
+  });
+}
+
+/**
  * Builds the failure shape directly.
  *
  * @example Empty text is replaced

@@ -15,3 +15,4 @@ export * from "./fs.ts";
 export * from "./json.ts";
 export * from "./deps.ts";
 export * from "./worker.ts";
+export * from "./names.ts";

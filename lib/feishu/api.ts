@@ -25,6 +25,15 @@ export interface FeishuMessage {
   raw: Record<string, unknown>;
 }
 
+/** A reaction as Feishu lists it. */
+export interface FeishuReaction {
+  reactionId: string;
+  emojiType: string;
+  /** `app` for a bot's reaction (then `operatorId` is its app id), else `user`. */
+  operatorType: string;
+  operatorId: string;
+}
+
 /** Receive id kinds accepted by `createMessage`. */
 export type ReceiveIdType = "open_id" | "user_id" | "union_id" | "email" | "chat_id";
 
@@ -60,6 +69,8 @@ export interface FeishuApi {
   /** Adds a reaction; returns its `reaction_id`. */
   addReaction(messageId: string, emojiType: string): Promise<string>;
   removeReaction(messageId: string, reactionId: string): Promise<void>;
+  /** The reactions of one emoji type on a message (first page, up to 50). */
+  listReactions(messageId: string, emojiType: string): Promise<FeishuReaction[]>;
   uploadImage(bytes: Uint8Array): Promise<string>;
   uploadFile(req: {
     bytes: Uint8Array;

@@ -266,6 +266,28 @@ export function createFeishuApi(options: FeishuApiOptions): FeishuApi {
         );
       }),
 
+    listReactions: (messageId, emojiType) =>
+      call("list_reactions", async () => {
+        const res = ok(
+          "list_reactions",
+          await im.messageReaction.list({
+            path: { message_id: messageId },
+            params: { reaction_type: emojiType, page_size: 50 },
+          }) as Envelope,
+        );
+        const items = (res.data as { items?: Record<string, unknown>[] } | undefined)?.items ?? [];
+        return items.map((r) => {
+          const op = (r.operator ?? {}) as Record<string, unknown>;
+          const type = (r.reaction_type ?? {}) as Record<string, unknown>;
+          return {
+            reactionId: String(r.reaction_id ?? ""),
+            emojiType: String(type.emoji_type ?? ""),
+            operatorType: String(op.operator_type ?? ""),
+            operatorId: String(op.operator_id ?? ""),
+          };
+        });
+      }),
+
     uploadImage: (bytes) =>
       call("upload_image", async () => {
         const data = await im.image.create({

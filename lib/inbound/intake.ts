@@ -77,6 +77,11 @@ export interface IntakeOptions {
   alias: string;
   log: Logger;
   now: () => number;
+  /**
+   * The synchronous answer to a journaled card callback (the frame's ACK
+   * data), computed after the commit; card callbacks only.
+   */
+  answer?: (envelope: RawEnvelope) => unknown;
 }
 
 /** The intake of one account. */
@@ -86,8 +91,11 @@ export interface Intake {
     envelope: RawEnvelope,
     source: IntakePayload["source"],
   ): Promise<"queued" | "duplicate" | "ignored">;
-  /** The WS event handler: journal the envelope, return the (empty) ACK data. */
-  onEvent(envelope: RawEnvelope): Promise<undefined>;
+  /**
+   * The WS event handler: journal the envelope, then return the ACK data
+   * (empty, except a card callback's answer).
+   */
+  onEvent(envelope: RawEnvelope): Promise<unknown>;
   counters: IntakeCounters;
 }
 
@@ -119,8 +127,10 @@ export function createIntake(options: IntakeOptions): Intake {
     counters,
     admit,
     async onEvent(envelope) {
-      await admit(envelope, "ws");
-      return undefined;
+      const outcome = await admit(envelope, "ws");
+      const type = String(envelope.header?.event_type ?? "");
+      if (outcome !== "queued" || !options.answer || !CARD_EVENT_TYPES.has(type)) return undefined;
+      return options.answer(envelope);
     },
   };
 }

@@ -13,6 +13,5 @@ export * from "./attachments/mod.ts";
 export * from "./voice.ts";
 export * from "./events.ts";
 export * from "./pipeline.ts";
-export * from "./identity.ts";
-export * from "./names.ts";
 export * from "./backfill.ts";
+export * from "./runtime.ts";

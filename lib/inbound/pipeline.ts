@@ -6,8 +6,8 @@
  * @module
  */
 
+import type { Account } from "../account/mod.ts";
 import type { Clock, Logger } from "../core/mod.ts";
-import type { FeishuApi } from "../feishu/mod.ts";
 import { type Job, RetryLater } from "../journal/mod.ts";
 import { type Notifier, PREVIEW_WINDOW } from "../notify/mod.ts";
 import { markSeen, startTyping } from "../presence/mod.ts";
@@ -23,7 +23,6 @@ import {
 import { attachmentsDir, downloadAttachments } from "./attachments/mod.ts";
 import { buildEventRecord } from "./events.ts";
 import { CARD_EVENT_TYPES, type IntakePayload, PASSIVE_EVENT_TYPES } from "./intake.ts";
-import type { NameResolver } from "./names.ts";
 import {
   type InboundRecord,
   normaliseMessage,
@@ -32,32 +31,35 @@ import {
 } from "./normalise/mod.ts";
 import { type Transcriber, transcribeRecord } from "./voice.ts";
 
-/** One account as the pipeline sees it. */
-export interface PipelineAccount {
-  alias: string;
-  appId: string;
-  allowedUsers: string[] | null;
-  api: FeishuApi;
-  names: NameResolver;
-  /** The bot's open_id (cached identity), or null. */
-  botOpenId(): string | null;
-  /** Tries to learn the identity now (throttled by the caller); resolves to the open_id or null. */
-  ensureIdentity?(): Promise<string | null>;
+/**
+ * The seams later capabilities plug into. Each gets the account, so what it
+ * sends goes through that app's outbox, paced with everything else.
+ */
+export interface InboundSeams {
+  /**
+   * Local slash commands: runs before any record, reaction or wake. Returns
+   * true when the message was a command and has been answered (nothing else
+   * happens to it then).
+   */
+  interceptCommand?(ctx: CommandContext): Promise<boolean>;
+  /**
+   * The synchronous answer to a card callback frame (empty, a toast, a card),
+   * computed right after the intake commit; its value becomes the frame's ACK.
+   */
+  answerCard?(ctx: { account: Account; envelope: RawEnvelope }): unknown;
+  /** A card callback, in chat order, after the intake commit. */
+  handleCard?(ctx: { account: Account; envelope: RawEnvelope }): Promise<void>;
+  /** After a message is recorded and the agent woken (the Task Card's refresh point). */
+  afterMessage?(ctx: { account: Account; record: InboundRecord }): Promise<void>;
 }
 
-/**
- * The seam where local slash commands are intercepted, before any record,
- * reaction or wake (ARCHITECTURE.md "Inbound order"). Returns true when the
- * message was a command and has been answered.
- */
-export type CommandInterceptor = (
-  ctx: { account: PipelineAccount; record: InboundRecord },
-) => Promise<boolean>;
-
-/** The seam for card callbacks (business and control), a later capability. */
-export type CardHandler = (
-  ctx: { account: PipelineAccount; envelope: RawEnvelope },
-) => Promise<void>;
+/** What the command seam sees of one admitted message. */
+export interface CommandContext {
+  account: Account;
+  record: InboundRecord;
+  /** The Feishu event id, for idempotent answers (a uuid derived from it). */
+  eventId: string | null;
+}
 
 /** Counters per account for the status resource. */
 export interface PipelineCounters {
@@ -76,11 +78,10 @@ export interface PipelineDeps {
   clock: Clock;
   log: Logger;
   workdir: string;
-  accounts: Map<string, PipelineAccount>;
+  accounts: ReadonlyMap<string, Account>;
   transcriber: Transcriber;
   notifier: Notifier;
-  interceptCommand?: CommandInterceptor;
-  handleCard?: CardHandler;
+  seams?: InboundSeams;
 }
 
 /** The handler plus its counters. */
@@ -93,9 +94,9 @@ export interface Pipeline {
 export const IDENTITY_RETRY_MS = 2_000;
 
 /** The admission policy of an account right now (the identity may arrive late). */
-function policyOf(account: PipelineAccount): AdmissionPolicy {
+function policyOf(account: Account): AdmissionPolicy {
   return {
-    botOpenId: account.botOpenId(),
+    botOpenId: account.identity.botOpenId(),
     botAppId: account.appId,
     allowedUsers: account.allowedUsers,
   };
@@ -122,6 +123,8 @@ export function createPipeline(deps: PipelineDeps): Pipeline {
     return c;
   };
 
+  const seams = deps.seams ?? {};
+
   async function handle(job: Job): Promise<void> {
     const account = deps.accounts.get(job.account);
     if (!account) {
@@ -134,7 +137,7 @@ export function createPipeline(deps: PipelineDeps): Pipeline {
     if (type === "im.message.receive_v1") return await onMessage(account, payload, job.signal);
     if (PASSIVE_EVENT_TYPES.has(type)) return onPassive(account, envelope);
     if (CARD_EVENT_TYPES.has(type)) {
-      if (deps.handleCard) return await deps.handleCard({ account, envelope });
+      if (seams.handleCard) return await seams.handleCard({ account, envelope });
       deps.log.info("card callback received but card callbacks are not handled in this build", {
         account: account.alias,
       });
@@ -142,15 +145,15 @@ export function createPipeline(deps: PipelineDeps): Pipeline {
     }
   }
 
-  async function onMessage(account: PipelineAccount, payload: IntakePayload, signal: AbortSignal) {
+  async function onMessage(account: Account, payload: IntakePayload, signal: AbortSignal) {
     const { envelope } = payload;
     const c = count(account.alias);
     const fields = readMessage(envelope);
-    if (fields && fields.chatType !== "p2p" && account.botOpenId() === null) {
+    if (fields && fields.chatType !== "p2p" && account.identity.botOpenId() === null) {
       // Without our own open_id a group @-mention cannot be recognised. Rather than
       // reject (and lose) the message, postpone the job: the journal keeps it at the
       // head of its chat and tries again later, without spending an attempt.
-      if (!(await account.ensureIdentity?.())) {
+      if (!(await account.identity.ensure())) {
         c.deferred++;
         throw new RetryLater(
           "the bot's identity is unknown; the group message waits for it",
@@ -161,7 +164,7 @@ export function createPipeline(deps: PipelineDeps): Pipeline {
     if (!admitted(c, admitMessage(envelope, policyOf(account)))) return;
     const norm = normaliseMessage(envelope, {
       alias: account.alias,
-      botOpenId: account.botOpenId(),
+      botOpenId: account.identity.botOpenId(),
       nowMs: deps.clock.now(),
       contactName: (id) => account.names.known(id),
     });
@@ -178,21 +181,21 @@ export function createPipeline(deps: PipelineDeps): Pipeline {
       }
       return;
     }
-    if (deps.interceptCommand && await deps.interceptCommand({ account, record })) {
+    const eventId = typeof envelope.header?.event_id === "string" ? envelope.header.event_id : null;
+    if (seams.interceptCommand && await seams.interceptCommand({ account, record, eventId })) {
       c.commands++;
       return;
     }
-    const presence = { api: account.api, typing: deps.store.typing, log: deps.log };
-    await markSeen(presence, record.feishu_message_id);
+    const presence = { account, typing: deps.store.typing, log: deps.log };
+    const target = { chatId: record.chat_id, messageId: record.feishu_message_id };
+    await markSeen(presence, target);
     const plan = shouldReact(envelope, {
       alias: account.alias,
       isTypingActive: (alias, chat) => deps.store.typing.get(alias, chat) !== null,
     });
     if (plan.typing) {
       await startTyping(presence, {
-        account: account.alias,
-        chatId: record.chat_id,
-        messageId: record.feishu_message_id,
+        ...target,
         receiveId: plan.target.receive_id,
         receiveIdType: plan.target.receive_id_type,
       });
@@ -222,9 +225,7 @@ export function createPipeline(deps: PipelineDeps): Pipeline {
         chatId: record.chat_id,
         threadId: record.thread_id,
         feishuMessageId: record.feishu_message_id,
-        feishuEventId: typeof envelope.header?.event_id === "string"
-          ? envelope.header.event_id
-          : null,
+        feishuEventId: eventId,
         direction: "incoming",
         kind: "message",
         status: null,
@@ -245,7 +246,7 @@ export function createPipeline(deps: PipelineDeps): Pipeline {
     await notify(account, record);
   }
 
-  async function notify(account: PipelineAccount, record: InboundRecord): Promise<void> {
+  async function notify(account: Account, record: InboundRecord): Promise<void> {
     // Read only if a lane needs the conversation (the LICC preview).
     const window = () =>
       deps.store.records.window(account.alias, record.chat_id, PREVIEW_WINDOW).map((r) => ({
@@ -254,9 +255,10 @@ export function createPipeline(deps: PipelineDeps): Pipeline {
       }));
     await deps.notifier.message(account.alias, record, window, (id) => account.names.known(id));
     deps.store.records.markNotified(account.alias, record.id);
+    await seams.afterMessage?.({ account, record });
   }
 
-  function onPassive(account: PipelineAccount, envelope: RawEnvelope): void {
+  function onPassive(account: Account, envelope: RawEnvelope): void {
     const c = count(account.alias);
     if (!admitted(c, admitPassiveEvent(envelope, policyOf(account)))) return;
     const rec = buildEventRecord(envelope, {

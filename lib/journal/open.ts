@@ -5,6 +5,7 @@
  */
 
 import { dirname, join } from "node:path";
+import { stateDir } from "../core/mod.ts";
 import { scanJournal } from "./_scan.ts";
 import { Journal } from "./journal.ts";
 import type { JournalOptions } from "./types.ts";
@@ -26,7 +27,7 @@ export const DEFAULT_MAX_ATTEMPTS = 8;
  * ```
  */
 export function journalPath(workdir: string): string {
-  return join(workdir, "feishu", "queue.kv");
+  return join(stateDir(workdir), "queue.kv");
 }
 
 /**

@@ -1,11 +1,11 @@
 /**
- * Launching: the command line shared by every form of the app (source,
- * bundle, compiled), what the running app is and how it starts itself again,
- * and the permission flags of the confined server, computed from the launch
- * options and the config.
+ * Launching: what the running app is and how it starts itself again, the
+ * confinement of `serve` (re-executing with narrowed permissions), and the
+ * permission flags of the confined server, computed from the launch options
+ * and the config.
  * @module
  */
 
-export * from "./app.ts";
-export * from "./cli.ts";
-export * from "./permissions.ts";
+export { type App, type AppCommand, appCommand, bundleApp, sourceApp } from "./app.ts";
+export { ensureConfined, fail } from "./confine.ts";
+export { hostsFor, peekConfig, permissionFlags } from "./permissions.ts";

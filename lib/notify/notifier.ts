@@ -6,14 +6,14 @@
  * @module
  */
 
-import type { Clock, Logger } from "../core/mod.ts";
+import { type Clock, INBOX_URI, type Logger } from "../core/mod.ts";
 import type { InboundRecord } from "../inbound/normalise/mod.ts";
 import { buildChannelNotification } from "./channel.ts";
 import type { PreviewEntry } from "./items.ts";
 import { buildMessageEvent, liccEventIdFor, writeLiccEvent } from "./licc.ts";
 import { buildPreview } from "./preview.ts";
 
-/** Where pushes go (the MCP handle, once connected). */
+/** Where pushes go (the MCP server). */
 export interface PushTarget {
   notifyChannel(params: { content: string; meta: Record<string, string> }): Promise<void>;
   notifyResourceUpdated(uri: string): Promise<void>;
@@ -24,9 +24,16 @@ export interface NotifierOptions {
   /** The LICC inbox folder, or null when LICC is off. */
   liccDir: string | null;
   claudeChannel: boolean;
-  push: () => PushTarget | null;
+  push: PushTarget;
   clock: Clock;
   log: Logger;
+}
+
+/** Notifications written or pushed, and failures. */
+export interface NotifierCounters {
+  licc: number;
+  channel: number;
+  failures: number;
 }
 
 /** What the pipeline calls. */
@@ -42,7 +49,7 @@ export interface Notifier {
     window: () => readonly PreviewEntry[],
     contactName: (openId: string) => string | null,
   ): Promise<void>;
-  counters: { licc: number; channel: number; failures: number };
+  counters: NotifierCounters;
 }
 
 /** Builds the notifier. */
@@ -87,8 +94,7 @@ export function createNotifier(options: NotifierOptions): Notifier {
           });
         }
       }
-      const target = options.push();
-      if (!target) return;
+      const target = options.push;
       if (options.claudeChannel) {
         try {
           await target.notifyChannel(buildChannelNotification(record, { alias, contactName }));
@@ -99,7 +105,7 @@ export function createNotifier(options: NotifierOptions): Notifier {
         }
       }
       try {
-        await target.notifyResourceUpdated("feishu://inbox");
+        await target.notifyResourceUpdated(INBOX_URI);
       } catch (err) {
         options.log.debug("resources/updated failed", { error: (err as Error).message });
       }

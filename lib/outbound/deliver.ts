@@ -1,6 +1,6 @@
 /**
- * The single-attempt delivery adapter (spec §3.5, ARCHITECTURE decision 6):
- * one logical message's wire bodies go out in order inside one scheduler run
+ * The single-attempt delivery adapter: one logical message's wire bodies go
+ * out in order inside one scheduler run
  * (never interleaved with another message to the same conversation), one
  * attempt per chunk, each with its `uuid`. Routing: a send creates every
  * chunk; a reply sends chunk 1 as a reply to the target and the rest as
@@ -10,9 +10,9 @@
  * @module
  */
 
-import { BridgeError } from "../core/mod.ts";
+import { asBridgeError, BridgeError } from "../core/mod.ts";
 import type { FeishuApi, FeishuMessage, ReceiveIdType } from "../feishu/mod.ts";
-import type { OutboundScheduler } from "./scheduler.ts";
+import type { OutboundScheduler, Priority } from "./scheduler.ts";
 import type { WireBody } from "./types.ts";
 
 /** The message calls delivery makes (a {@link FeishuApi} has them). */
@@ -31,6 +31,8 @@ export interface DeliveryRequest {
   uuids: readonly string[];
   /** The scheduler key: the conversation the chunks land in. */
   lane: string;
+  /** Urgency among the writes waiting for the lane (default: an answer). */
+  priority?: Priority;
   signal?: AbortSignal;
 }
 
@@ -49,30 +51,21 @@ const CHAT_RATE_CODES = new Set([230020]);
 export const DEFAULT_RATE_LIMIT_PAUSE_SECONDS = 1;
 
 /**
- * The scheduler key of a route: the chat for chat ids and replies, else the
- * receive id with its type (a user's p2p conversation).
- *
- * @example
- * ```ts
- * import { laneOf } from "./deliver.ts";
- * if (laneOf({ kind: "create", receiveId: "oc_1", receiveIdType: "chat_id" }) !== "oc_1") throw new Error();
- * if (laneOf({ kind: "create", receiveId: "ou_1", receiveIdType: "open_id" }) !== "open_id:ou_1") throw new Error();
- * if (laneOf({ kind: "reply", targetId: "om_1", chatId: "oc_2", replyInThread: false }) !== "oc_2") throw new Error();
- * ```
+ * Honours a `RATE_LIMITED` answer: the conversation pauses for a per-chat
+ * limit, the whole app for any other, for the hint Feishu gave (else 1 s).
+ * Other errors change nothing.
  */
-export function laneOf(route: DeliveryRoute): string {
-  if (route.kind === "reply") return route.chatId;
-  return route.receiveIdType === "chat_id"
-    ? route.receiveId
-    : `${route.receiveIdType}:${route.receiveId}`;
-}
-
-/** Any thrown value as a `BridgeError` (a bug below us becomes `UNKNOWN`). */
-function asBridgeError(err: unknown): BridgeError {
-  if (err instanceof BridgeError) return err;
-  return new BridgeError("UNKNOWN", err instanceof Error ? err.message : String(err), {
-    cause: err,
-  });
+export function pauseAfterRateLimit(
+  scheduler: OutboundScheduler,
+  err: unknown,
+  lane: string,
+): void {
+  if (!(err instanceof BridgeError) || err.code !== "RATE_LIMITED") return;
+  const chatWide = CHAT_RATE_CODES.has(err.context.providerCode ?? -1);
+  scheduler.blockFor(
+    err.retryAfterSeconds ?? DEFAULT_RATE_LIMIT_PAUSE_SECONDS,
+    chatWide ? { key: lane } : {},
+  );
 }
 
 /**
@@ -98,21 +91,14 @@ export async function deliverChunks(
       try {
         delivered.push(await sendOne(api, req.route, { k, body, uuid: req.uuids[k]! }));
       } catch (err) {
-        const failure = asBridgeError(err);
-        if (failure.code === "RATE_LIMITED") {
-          const chatWide = CHAT_RATE_CODES.has(failure.context.providerCode ?? -1);
-          scheduler.blockFor(
-            failure.retryAfterSeconds ?? DEFAULT_RATE_LIMIT_PAUSE_SECONDS,
-            chatWide ? { key: req.lane } : {},
-          );
-        }
-        return { delivered, chunkCount, failure };
+        pauseAfterRateLimit(scheduler, err, req.lane);
+        return { delivered, chunkCount, failure: asBridgeError(err) };
       } finally {
         done();
       }
     }
     return { delivered, chunkCount };
-  }, { signal: req.signal });
+  }, { signal: req.signal, priority: req.priority });
 }
 
 function sendOne(

@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { createLogger, ManualClock, systemClock } from "../core/mod.ts";
 import { DEFAULT_IDS as D, startEmulator } from "../emulator/mod.ts";
 import { createFeishuApi } from "../feishu/mod.ts";
-import { deliverChunks, laneOf } from "./deliver.ts";
+import { deliverChunks, type DeliveryRoute } from "./deliver.ts";
 import { chunkUuids } from "./idempotency.ts";
 import { OutboundScheduler } from "./scheduler.ts";
 import { uploadMedia } from "./upload.ts";
@@ -37,6 +37,9 @@ const uuids = (n: number, key?: string) =>
   chunkUuids({ account: "main", idempotencyKey: key, count: n }, {
     newId: () => crypto.randomUUID(),
   });
+
+/** The lane of a route in these tests: its chat (a reply's) or its receive id. */
+const laneOf = (route: DeliveryRoute) => route.kind === "reply" ? route.chatId : route.receiveId;
 
 Deno.test("deliverChunks() creates every chunk in order, each with its uuid, in the target chat", async () => {
   await using r = await rig();

@@ -33,6 +33,7 @@ export * from "./results.ts";
 export * from "./lifecycle.ts";
 export * from "./idempotency.ts";
 export * from "./scheduler.ts";
+export * from "./outbox.ts";
 export * from "./markdown/mod.ts";
 export * from "./duplicate_guard.ts";
 export * from "./planner.ts";

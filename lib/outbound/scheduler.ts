@@ -1,11 +1,13 @@
 /**
- * Outbound pacing (field notes §4.1: 5 messages/s per user or group, an
- * app-wide per-second tier). Every wire call waits for a slot: within
- * `perChatPerSecond` for its conversation and `appPerSecond` for the app,
- * over a rolling window, and after any "blocked until" hint a `RATE_LIMITED`
- * answer gave. Nothing is dropped or reordered: one logical message holds its
- * conversation until its last chunk is out, messages to one conversation go in
- * call order, and different conversations proceed in parallel.
+ * Outbound pacing for one app (Feishu allows 5 messages/s per user or group
+ * and has an app-wide per-second tier). Every wire call waits for a slot:
+ * within `perChatPerSecond` for its conversation and `appPerSecond` for the
+ * app, over a rolling window, and after any "blocked until" hint a
+ * `RATE_LIMITED` answer gave. Nothing is dropped: one run (a logical message,
+ * an edit, a reaction) holds its conversation until its last call is out;
+ * runs waiting for one conversation start by priority (a final answer before
+ * a card update before a presence reaction), in call order within a
+ * priority; different conversations proceed in parallel.
  *
  * Feishu counts a request when it arrives, which is after the slot was given
  * and before its answer came back. A caller that reports the answer (the
@@ -84,7 +86,18 @@ class RateWindow {
   }
 }
 
+/**
+ * How urgent a run is; lower goes first among the runs waiting for one
+ * conversation: the agent's answers, then card updates (progress and Task
+ * Cards), then presence reactions.
+ */
+export const PRIORITY = { answer: 0, update: 1, presence: 2 } as const;
+
+/** One of {@link PRIORITY}'s values. */
+export type Priority = typeof PRIORITY[keyof typeof PRIORITY];
+
 interface Waiter {
+  priority: number;
   resolve(): void;
   reject(reason: unknown): void;
 }
@@ -144,14 +157,14 @@ export class OutboundScheduler {
   async run<T>(
     key: string,
     fn: (slot: Slot) => Promise<T>,
-    options: { signal?: AbortSignal } = {},
+    options: { signal?: AbortSignal; priority?: Priority } = {},
   ): Promise<T> {
     const signal = options.signal === undefined
       ? this.#closing.signal
       : AbortSignal.any([options.signal, this.#closing.signal]);
     signal.throwIfAborted();
     const lane = this.#lane(key);
-    await this.#acquire(lane, signal);
+    await this.#acquire(lane, options.priority ?? PRIORITY.answer, signal);
     try {
       return await fn((s) =>
         this.#slot(lane, s === undefined ? signal : AbortSignal.any([s, signal]))
@@ -198,13 +211,14 @@ export class OutboundScheduler {
     }
   }
 
-  #acquire(lane: Lane, signal: AbortSignal): Promise<void> {
+  #acquire(lane: Lane, priority: number, signal: AbortSignal): Promise<void> {
     if (!lane.busy) {
       lane.busy = true;
       return Promise.resolve();
     }
     return new Promise((resolve, reject) => {
       const waiter: Waiter = {
+        priority,
         resolve: () => {
           signal.removeEventListener("abort", onAbort);
           resolve();
@@ -216,7 +230,10 @@ export class OutboundScheduler {
         reject(signal.reason);
       };
       signal.addEventListener("abort", onAbort, { once: true });
-      lane.waiters.push(waiter);
+      // After every waiter of the same or a more urgent priority: call order within one.
+      const at = lane.waiters.findIndex((w) => w.priority > priority);
+      if (at === -1) lane.waiters.push(waiter);
+      else lane.waiters.splice(at, 0, waiter);
     });
   }
 

@@ -1,111 +1,130 @@
 /**
- * Native presence (spec §7): `OK` on every admitted message, one `Typing` per
- * chat while work is pending (kept in the store so a restart clears stale
- * ones), removed at the agent's first response; `THUMBSUP` after a fully
- * delivered reply. All best-effort: failures are logged, never surfaced.
+ * Native presence: `OK` on every admitted message, one `Typing` per chat
+ * while work is pending (kept in the store so a restart clears stale ones),
+ * removed at the agent's first response; `THUMBSUP` after a fully delivered
+ * reply. Every reaction goes through the account's outbox at presence
+ * priority (after the chat's answers and card updates); the `OK` and `Typing`
+ * of an admitted message are once-only writes keyed by its message id, so a
+ * replay after a crash never adds a second one. All best-effort: failures
+ * are logged, never surfaced.
  * @module
  */
 
+import type { Account } from "../account/mod.ts";
 import type { Logger } from "../core/mod.ts";
-import type { FeishuApi } from "../feishu/mod.ts";
-import type { TypingStore } from "../store/mod.ts";
+import { PRIORITY } from "../outbound/mod.ts";
+import type { TypingEntry, TypingStore } from "../store/mod.ts";
 
 /** The emoji types used automatically. */
 export const PRESENCE = { seen: "OK", typing: "Typing", done: "THUMBSUP" } as const;
 
 /** What presence needs. */
 export interface PresenceDeps {
-  api: FeishuApi;
+  account: Pick<Account, "alias" | "outbox">;
   typing: TypingStore;
   log: Logger;
 }
 
-/** Adds `OK` to an admitted message. */
-export async function markSeen(deps: PresenceDeps, messageId: string): Promise<void> {
+/** A message presence acts on: its chat (the outbox lane) and Feishu id. */
+export interface PresenceTarget {
+  chatId: string;
+  messageId: string;
+}
+
+async function quietly(
+  deps: PresenceDeps,
+  what: string,
+  target: PresenceTarget,
+  fn: () => Promise<unknown>,
+) {
   try {
-    await deps.api.addReaction(messageId, PRESENCE.seen);
+    await fn();
   } catch (err) {
-    deps.log.debug("seen reaction failed", { message: messageId, error: (err as Error).message });
+    deps.log.debug(`${what} failed`, { message: target.messageId, error: (err as Error).message });
   }
+}
+
+/** Adds `OK` to an admitted message, once per message whatever the replays. */
+export function markSeen(deps: PresenceDeps, target: PresenceTarget): Promise<void> {
+  return quietly(deps, "seen reaction", target, () =>
+    deps.account.outbox.react({
+      ...target,
+      emojiType: PRESENCE.seen,
+      priority: PRIORITY.presence,
+      once: `seen:${target.messageId}`,
+    }));
 }
 
 /**
  * Starts Typing on a message unless the chat already has one. The entry is
  * stored only when Feishu returned a reaction id.
  */
-export async function startTyping(
+export function startTyping(
   deps: PresenceDeps,
-  entry: {
-    account: string;
-    chatId: string;
-    messageId: string;
-    receiveId: string;
-    receiveIdType: string;
-  },
+  entry: PresenceTarget & { receiveId: string; receiveIdType: string },
 ): Promise<void> {
-  if (deps.typing.get(entry.account, entry.chatId)) return;
-  try {
-    const reactionId = await deps.api.addReaction(entry.messageId, PRESENCE.typing);
-    if (!deps.typing.put({ ...entry, reactionId })) {
-      // Another message of the chat won the race: drop our extra reaction.
-      await removeQuietly(deps, entry.messageId, reactionId);
-    }
-  } catch (err) {
-    deps.log.debug("typing reaction failed", {
-      message: entry.messageId,
-      error: (err as Error).message,
+  const alias = deps.account.alias;
+  if (deps.typing.get(alias, entry.chatId)) return Promise.resolve();
+  return quietly(deps, "typing reaction", entry, async () => {
+    const reactionId = await deps.account.outbox.react({
+      chatId: entry.chatId,
+      messageId: entry.messageId,
+      emojiType: PRESENCE.typing,
+      priority: PRIORITY.presence,
+      once: `typing:${entry.messageId}`,
     });
-  }
+    if (!deps.typing.put({ ...entry, account: alias, reactionId })) {
+      // Another message of the chat won the race: drop our extra reaction.
+      await remove(deps, { chatId: entry.chatId, messageId: entry.messageId, reactionId });
+    }
+  });
 }
 
 /** Removes the chat's Typing, if any; true when there was one. */
-export async function stopTyping(
-  deps: PresenceDeps,
-  account: string,
-  chatId: string,
-): Promise<boolean> {
-  const e = deps.typing.take(account, chatId);
+export async function stopTyping(deps: PresenceDeps, chatId: string): Promise<boolean> {
+  const e = deps.typing.take(deps.account.alias, chatId);
   if (!e) return false;
-  await removeQuietly(deps, e.messageId, e.reactionId);
+  await remove(deps, e);
   return true;
 }
 
 /** Removes every Typing of the account whose receive target matches (sends to an open_id). */
 export async function stopTypingByTarget(
   deps: PresenceDeps,
-  account: string,
   receiveId: string,
   receiveIdType: string,
 ): Promise<void> {
-  for (const e of deps.typing.takeByTarget(account, receiveId, receiveIdType)) {
-    await removeQuietly(deps, e.messageId, e.reactionId);
+  for (const e of deps.typing.takeByTarget(deps.account.alias, receiveId, receiveIdType)) {
+    await remove(deps, e);
   }
 }
 
 /** Removes every Typing of the account (shutdown, and stale ones at start). */
-export async function clearTyping(deps: PresenceDeps, account: string): Promise<number> {
-  const all = deps.typing.takeAll(account);
-  for (const e of all) await removeQuietly(deps, e.messageId, e.reactionId);
+export async function clearTyping(deps: PresenceDeps): Promise<number> {
+  const all = deps.typing.takeAll(deps.account.alias);
+  for (const e of all) await remove(deps, e);
   return all.length;
 }
 
 /** Adds `THUMBSUP` to a reply target. */
-export async function markDone(deps: PresenceDeps, messageId: string): Promise<void> {
-  try {
-    await deps.api.addReaction(messageId, PRESENCE.done);
-  } catch (err) {
-    deps.log.debug("done reaction failed", { message: messageId, error: (err as Error).message });
-  }
+export function markDone(deps: PresenceDeps, target: PresenceTarget): Promise<void> {
+  return quietly(deps, "done reaction", target, () =>
+    deps.account.outbox.react({
+      ...target,
+      emojiType: PRESENCE.done,
+      priority: PRIORITY.presence,
+    }));
 }
 
-async function removeQuietly(
+function remove(
   deps: PresenceDeps,
-  messageId: string,
-  reactionId: string,
+  e: Pick<TypingEntry, "chatId" | "messageId" | "reactionId">,
 ): Promise<void> {
-  try {
-    await deps.api.removeReaction(messageId, reactionId);
-  } catch (err) {
-    deps.log.debug("typing removal failed", { message: messageId, error: (err as Error).message });
-  }
+  return quietly(deps, "typing removal", e, () =>
+    deps.account.outbox.unreact({
+      chatId: e.chatId,
+      messageId: e.messageId,
+      reactionId: e.reactionId,
+      priority: PRIORITY.presence,
+    }));
 }

@@ -10,14 +10,15 @@ import diagnosticsText from "../../reference/diagnostics.md" with { type: "text"
 import matrixText from "../../reference/capability-matrix.md" with { type: "text" };
 import { FEISHU_ACTIONS } from "../mcp/family/actions.ts";
 import type { ResourceEntry } from "../mcp/server.ts";
-import { MANUAL, MANUAL_URI } from "../actions/manual.ts";
+import { MANUAL, MANUAL_URI } from "../actions/mod.ts";
+import { INBOX_URI, STATUS_URI } from "../core/mod.ts";
 import { SERVER_NAME } from "./about.ts";
 
 /** Everything a resource read may need, provided by the service. */
 export interface ResourceSources {
   version: string;
   mcpName: string;
-  status(): Record<string, unknown>;
+  status(): object;
   inbox(): Record<string, unknown>;
 }
 
@@ -49,7 +50,7 @@ export function resourceList(): ResourceEntry[] {
       mimeType: "text/markdown",
     },
     {
-      uri: "feishu://inbox",
+      uri: INBOX_URI,
       name: "inbox",
       description: "Unread conversations per account",
       mimeType: "application/json",
@@ -85,7 +86,7 @@ export function resourceList(): ResourceEntry[] {
       mimeType: "text/markdown",
     },
     {
-      uri: "lingtai://status",
+      uri: STATUS_URI,
       name: "status",
       description: "Safe status (never secrets)",
       mimeType: "application/json",
@@ -114,11 +115,11 @@ export function readResource(
 ): { mimeType: string; text: string } | null {
   try {
     if (uri === MANUAL_URI) return { mimeType: "text/markdown", text: MANUAL.text };
-    if (uri === "feishu://inbox") return { mimeType: "application/json", text: json(src.inbox()) };
+    if (uri === INBOX_URI) return { mimeType: "application/json", text: json(src.inbox()) };
     const doc = DOCS[uri];
     if (doc) return { mimeType: "text/markdown", text: doc.text };
     switch (uri) {
-      case "lingtai://status":
+      case STATUS_URI:
         return { mimeType: "application/json", text: json(src.status()) };
       case "lingtai://manifest":
         return { mimeType: "application/vnd.lingtai.mcp-profile+json", text: json(manifest(src)) };
@@ -157,7 +158,7 @@ function manifest(src: ResourceSources): Record<string, unknown> {
       skill: "lingtai://skills/feishu",
       configuration: "lingtai://docs/configuration",
       troubleshooting: "lingtai://docs/troubleshooting",
-      status: "lingtai://status",
+      status: STATUS_URI,
       onboarding: "lingtai://onboarding/feishu",
       onboarding_html_template: "lingtai://onboarding/html-template",
     },

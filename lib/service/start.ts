@@ -1,75 +1,86 @@
 /**
- * The composition root of `serve`: lock the workdir, read the config, open
- * the store, build the accounts, and expose everything to MCP. Any failure
+ * The composition root of `serve`, in the order data flows: config → store →
+ * accounts (each with its api and outbox) → the shared outbound runtime →
+ * inbound (journal, pipeline with the seams for local commands, card
+ * callbacks and Task Cards, long connections) → the MCP app. Any failure
  * short of the lock leaves a degraded server that still answers `manual`.
  * @module
  */
 
 import { join } from "node:path";
-import { type Config, type LaunchOptions, loadConfig } from "../config/mod.ts";
-import { type Deps, failure, writeFileAtomic } from "../core/mod.ts";
-import { createFeishuApi } from "../feishu/mod.ts";
-import { INSTRUCTIONS, SERVER_NAME, VERSION } from "./about.ts";
+import { type Account, createAccount } from "../account/mod.ts";
 import {
   accountDetails,
   type ActionContext,
   createOutboundRuntime,
   dispatch,
-  type LiveActions,
-  liveActions,
   manualResult,
-  type OutboundRuntime,
 } from "../actions/mod.ts";
-import { type McpApp, type McpHandle, validateToolCall } from "../mcp/mod.ts";
-import { lockWorkdir, openStore, stateDir, type Store, type WorkdirLock } from "../store/mod.ts";
-import { readResource, resourceList } from "./resources.ts";
-import { type InboundRuntime, journalStatus, startInbound } from "./inbound.ts";
+import { type Config, type LaunchOptions, loadConfig } from "../config/mod.ts";
+import { type Deps, failure, writeFileAtomic } from "../core/mod.ts";
+import { type InboundRuntime, type InboundSeams, startInbound } from "../inbound/mod.ts";
+import { type McpApp, validateToolCall } from "../mcp/mod.ts";
+import type { PushTarget } from "../notify/mod.ts";
+import { openStore, type Store, type WorkdirLock } from "../store/mod.ts";
+import { INSTRUCTIONS, SERVER_NAME, VERSION } from "./about.ts";
 import { probeConfinement } from "./confinement.ts";
-import { type AccountStatus, buildStatus } from "./status.ts";
+import { readResource, resourceList } from "./resources.ts";
+import { buildStatus, type ServiceStatus } from "./status.ts";
 
 /** A started service. */
 export interface Service {
   app: McpApp;
-  /** Null in degraded mode. */
-  context: ActionContext | null;
-  /** Hooks the MCP handle in (for push notifications). */
-  attach(mcp: McpHandle): void;
+  status(): ServiceStatus;
   close(): Promise<void>;
 }
 
+/** Options of {@link startService}. */
+export interface ServiceOptions {
+  /** The workdir lock, held for the service's life (released by `close`). */
+  lock: WorkdirLock;
+  /** Where MCP push notifications go. */
+  push: PushTarget;
+  /** Capabilities plugged into inbound (local commands, card callbacks, Task Cards). */
+  seams?: InboundSeams;
+  /** Open the long connections (default true; tests may drive the intake alone). */
+  connect?: boolean;
+}
+
+interface Loaded {
+  config: Config | null;
+  readable: boolean;
+  errors: string[];
+}
+
+async function readConfig(launch: LaunchOptions, deps: Deps): Promise<Loaded> {
+  if (!launch.configPath) {
+    deps.log.warn("no config named; serving in degraded mode (only manual works)");
+    return { config: null, readable: false, errors: [] };
+  }
+  const res = await loadConfig(launch.configPath, {
+    workdir: launch.workdir,
+    lingtai: Boolean(Deno.env.get("LINGTAI_AGENT_DIR")),
+  });
+  for (const s of res.secrets) deps.redactor.add(s);
+  if (res.ok) return { config: res.config, readable: res.readable, errors: [] };
+  for (const e of res.errors) deps.log.error(e);
+  return { config: null, readable: res.readable, errors: res.errors };
+}
+
 /**
- * Starts the service. Throws only when the workdir lock is held by another
- * process (the caller exits with that message). Imports the heavy parts (the
- * node-sdk, zod schemas); `serve` loads it after answering `tools/list`.
+ * Starts the service. Imports the heavy parts (the node-sdk, zod schemas);
+ * `serve` loads it after answering `tools/list`.
  */
 export async function startService(
   launch: LaunchOptions,
   deps: Deps,
-  options: { lock?: WorkdirLock; connect?: boolean } = {},
+  options: ServiceOptions,
 ): Promise<Service> {
   const log = deps.log;
-  const lock: WorkdirLock = options.lock ?? lockWorkdir(stateDir(launch.workdir));
-  let config: Config | null = null;
-  let configErrors: string[] = [];
-  let configReadable = false;
-  if (launch.configPath) {
-    const res = await loadConfig(launch.configPath, {
-      workdir: launch.workdir,
-      lingtai: Boolean(Deno.env.get("LINGTAI_AGENT_DIR")),
-    });
-    for (const s of res.secrets) deps.redactor.add(s);
-    configReadable = res.readable;
-    if (res.ok) config = res.config;
-    else {
-      configErrors = res.errors;
-      for (const e of res.errors) log.error(e);
-    }
-  } else {
-    log.warn("no config named; serving in degraded mode (only manual works)");
-  }
+  const { config, readable, errors } = await readConfig(launch, deps);
+  const notes: string[] = [];
 
   let store: Store | null = null;
-  const notes: string[] = [];
   if (config) {
     try {
       store = openStore(launch.workdir, deps.clock);
@@ -80,29 +91,23 @@ export async function startService(
     }
   }
 
-  let context: ActionContext | null = null;
-  if (config && store) {
-    const accounts = config.accounts.map((a) => ({
-      alias: a.alias,
-      appId: a.appId,
-      allowedUsers: a.allowedUsers,
-      api: createFeishuApi({
-        alias: a.alias,
-        appId: a.appId,
-        appSecret: a.appSecret,
-        baseUrl: a.baseUrl,
-        log,
-      }),
-    }));
-    context = {
+  const accounts: Account[] = config && store
+    ? config.accounts.map((a) => createAccount(a, { store: store!, clock: deps.clock, log }))
+    : [];
+  const outbound = createOutboundRuntime();
+  const context: ActionContext | null = config && store
+    ? {
       deps,
       launch,
       config,
       store,
       accounts,
+      outbound,
       identityPath: join(launch.workdir, "system", "mcp_identities", "feishu.json"),
-    };
-    for (const a of config.accounts) {
+    }
+    : null;
+  if (context) {
+    for (const a of accounts) {
       log.info(`Feishu account '${a.alias}' configured (app_id=${a.appId})`);
     }
     await writeIdentityDocument(context).catch((err) =>
@@ -110,9 +115,6 @@ export async function startService(
     );
   }
 
-  // Fixed for the life of a --no-prompt process: probed once.
-  const permissions = probeConfinement(launch.workdir, launch.confined);
-  let mcp: McpHandle | null = null;
   let inbound: InboundRuntime | null = null;
   if (context) {
     try {
@@ -121,8 +123,9 @@ export async function startService(
         launch,
         config: context.config,
         store: context.store,
-        accounts: context.accounts,
-        push: () => mcp,
+        accounts,
+        push: options.push,
+        seams: options.seams,
         connect: options.connect,
       });
     } catch (err) {
@@ -132,48 +135,19 @@ export async function startService(
     }
   }
 
-  const outbound: OutboundRuntime | null = context
-    ? createOutboundRuntime({ clock: deps.clock })
-    : null;
-  const live: Partial<LiveActions> = outbound ? liveActions(outbound) : {};
-  const accountStatus = (): AccountStatus[] =>
-    (config?.accounts ?? []).map((a) => {
-      const id = context?.store.identities.get(a.alias) ?? null;
-      const inb = inbound?.status(a.alias);
-      return {
-        alias: a.alias,
-        appId: a.appId,
-        allowedUsersCount: a.allowedUsers ? a.allowedUsers.length : null,
-        connection: inb?.connection,
-        identity: id
-          ? {
-            bot_name: id.botName,
-            bot_open_id_known: id.botOpenId !== null,
-            source: id.source,
-            last_verified_at: id.lastVerifiedAt ? new Date(id.lastVerifiedAt).toISOString() : null,
-          }
-          : undefined,
-        admission: inbound ? { ...inbound.pipeline.counters(a.alias) } as never : undefined,
-        extra: inb ? { intake: inb.intake, backfill: inb.backfill } : undefined,
-      };
-    });
+  // Fixed for the life of a --no-prompt process: probed once.
+  const permissions = probeConfinement(launch.workdir, launch.confined);
   const status = () =>
     buildStatus({
-      started: context !== null,
       configPath: launch.configPath,
-      configReadable,
-      configErrors,
-      accounts: accountStatus(),
+      configReadable: readable,
+      configErrors: errors,
+      accounts,
+      store,
+      inbound,
+      connect: options.connect !== false,
+      permissions,
       notes,
-      extra: {
-        permissions,
-        ...(inbound
-          ? {
-            journal: journalStatus(inbound.journal.stats()),
-            notifications: { ...inbound.notifier.counters },
-          }
-          : {}),
-      },
     });
 
   const app: McpApp = {
@@ -187,7 +161,7 @@ export async function startService(
       if (!context) {
         return Promise.resolve(failure("NOT_CONNECTED", "Feishu manager is not initialized"));
       }
-      return dispatch(context, v.call, live);
+      return dispatch(context, v.call);
     },
     listResources: resourceList,
     readResource: (uri) =>
@@ -201,17 +175,15 @@ export async function startService(
 
   return {
     app,
-    context,
-    attach: (handle) => {
-      mcp = handle;
-    },
+    status,
     async close() {
-      outbound?.close();
       await inbound?.close().catch((err) =>
         log.warn("inbound close failed", { error: String(err) })
       );
+      for (const a of accounts) a.outbox.close();
+      outbound.close();
       store?.close();
-      lock.release();
+      options.lock.release();
     },
   };
 }
@@ -230,12 +202,11 @@ function inboxSummary(ctx: ActionContext | null): Record<string, unknown> {
 }
 
 async function writeIdentityDocument(ctx: ActionContext): Promise<void> {
-  const details = accountDetails(ctx);
   const doc = {
     schema: "lingtai.mcp.identity.v1",
     mcp: "feishu",
     generated_at: new Date(ctx.deps.clock.now()).toISOString(),
-    accounts: details,
+    accounts: accountDetails(ctx),
   };
   await writeFileAtomic(ctx.identityPath, JSON.stringify(doc, null, 2) + "\n");
 }

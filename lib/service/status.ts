@@ -1,68 +1,235 @@
 /**
- * The status resource (`lingtai://status`): config readability, accounts and
- * per-account connection state, admission counters. Never throws, never
+ * The service's status as typed data: config readability, confinement, and
+ * per account the long connection, the bot identity, admission and intake
+ * counters and the last backfill; the journal and notification counters.
+ * The `lingtai://status` resource renders it as JSON (snake_case keys, ISO
+ * times); `/status` and `doctor` read the same object. Never throws, never
  * contains a secret.
  * @module
  */
 
-/** Per-account live facts the status shows (filled by later stages). */
-export interface AccountStatus {
-  alias: string;
-  appId: string;
-  allowedUsersCount: number | null;
-  connection?: Record<string, unknown>;
-  identity?: Record<string, unknown>;
-  admission?: Record<string, unknown>;
-  extra?: Record<string, unknown>;
+import type { Account } from "../account/mod.ts";
+import type { LongConnectionStatus } from "../feishu/mod.ts";
+import type { BackfillStatus, InboundRuntime, PipelineCounters } from "../inbound/mod.ts";
+import type { IntakeCounters } from "../inbound/mod.ts";
+import type { JournalStats } from "../journal/mod.ts";
+import type { NotifierCounters } from "../notify/mod.ts";
+import type { Store } from "../store/mod.ts";
+import type { Confinement } from "./confinement.ts";
+
+/** The long connection as the status shows it. */
+export interface ConnectionView {
+  state: string;
+  since?: string | null;
+  last_frame_at?: string | null;
+  last_event_at?: string | null;
+  last_ping_at?: string | null;
+  connects?: number;
+  reconnects?: number;
+  last_error?: string | null;
+  endpoint_host?: string | null;
+  proxy?: string | null;
+  next_retry_at?: string | null;
 }
 
-/** Inputs of {@link buildStatus}. */
-export interface StatusInputs {
-  started: boolean;
+/** The bot identity as the status shows it. */
+export interface IdentityView {
+  bot_name: string | null;
+  bot_open_id_known: boolean;
+  source: string | null;
+  last_verified_at: string | null;
+}
+
+/** One account's status. */
+export interface AccountStatus {
+  alias: string;
+  app_id: string;
+  has_app_id: boolean;
+  has_app_secret: boolean;
+  allowed_users_count: number | null;
+  connection: ConnectionView;
+  identity: IdentityView | null;
+  admission: PipelineCounters | Record<string, never>;
+  intake?: IntakeCounters;
+  backfill?: BackfillStatus | null;
+}
+
+/** The journal as the status shows it. */
+export interface JournalView {
+  pending: number;
+  in_flight: number;
+  dead_letters: number;
+  admitted: number;
+  duplicates: number;
+  processed: number;
+  failures: number;
+  faults: number;
+  doorbells: number;
+  fifo: { account: string; chat: string; depth: number }[];
+}
+
+/** The whole status. */
+export interface ServiceStatus {
+  status: "ok" | "degraded";
+  manager_initialized: boolean;
+  service_started: boolean;
+  config_path_set: boolean;
+  config_path: string | null;
+  config_readable: boolean;
+  accounts_count: number;
+  accounts: AccountStatus[];
+  permissions: Confinement;
+  journal?: JournalView;
+  notifications?: NotifierCounters;
+  notes: string[];
+}
+
+/** What the status is built from. */
+export interface StatusSources {
   configPath: string | null;
   configReadable: boolean;
-  configErrors: string[];
-  accounts: AccountStatus[];
-  notes: string[];
-  extra?: Record<string, unknown>;
+  configErrors: readonly string[];
+  /** Configured accounts (empty when the config was refused). */
+  accounts: readonly Account[];
+  store: Store | null;
+  inbound: InboundRuntime | null;
+  /** Whether long connections were asked for (tests may turn them off). */
+  connect: boolean;
+  permissions: Confinement;
+  /** Start-up problems other than the config's. */
+  notes: readonly string[];
+}
+
+const iso = (ms: number | null) => ms === null ? null : new Date(ms).toISOString();
+
+/**
+ * The long connection's status in the status's shape.
+ *
+ * @example
+ * ```ts
+ * import { connectionView } from "./status.ts";
+ * import assert from "node:assert/strict";
+ * const s = connectionView({
+ *   state: "connected", since: 0, lastFrameAt: 1000, lastEventAt: null, lastPingAt: null,
+ *   connects: 2, reconnects: 1, lastError: null, endpointHost: "h:1", proxy: null, nextRetryAt: null,
+ * });
+ * assert.equal(s.last_frame_at, "1970-01-01T00:00:01.000Z");
+ * assert.equal(s.last_event_at, null);
+ * assert.equal(s.reconnects, 1);
+ * ```
+ */
+export function connectionView(s: LongConnectionStatus): ConnectionView {
+  return {
+    state: s.state,
+    since: iso(s.since),
+    last_frame_at: iso(s.lastFrameAt),
+    last_event_at: iso(s.lastEventAt),
+    last_ping_at: iso(s.lastPingAt),
+    connects: s.connects,
+    reconnects: s.reconnects,
+    last_error: s.lastError,
+    endpoint_host: s.endpointHost,
+    proxy: s.proxy,
+    next_retry_at: iso(s.nextRetryAt),
+  };
 }
 
 /**
- * Renders the status payload.
+ * The journal's snapshot in the status's shape.
+ *
+ * @example
+ * ```ts
+ * import { journalView } from "./status.ts";
+ * import assert from "node:assert/strict";
+ * const s = journalView({
+ *   fifo: [{ account: "main", chatKey: "oc_1", depth: 2 }], pending: 2, inFlight: 1, deadLetters: 0,
+ *   admitted: 5, duplicates: 1, processed: 3, failures: 0, faults: 0, doorbells: 5,
+ * });
+ * assert.deepEqual(s.fifo, [{ account: "main", chat: "oc_1", depth: 2 }]);
+ * assert.equal(s.in_flight, 1);
+ * ```
+ */
+export function journalView(s: JournalStats): JournalView {
+  return {
+    pending: s.pending,
+    in_flight: s.inFlight,
+    dead_letters: s.deadLetters,
+    admitted: s.admitted,
+    duplicates: s.duplicates,
+    processed: s.processed,
+    failures: s.failures,
+    faults: s.faults,
+    doorbells: s.doorbells,
+    fifo: s.fifo.map((c) => ({ account: c.account, chat: c.chatKey, depth: c.depth })),
+  };
+}
+
+function accountStatus(a: Account, src: StatusSources): AccountStatus {
+  const id = src.store?.identities.get(a.alias) ?? null;
+  const conn = a.connection.status();
+  const intake = src.inbound?.intake(a.alias);
+  return {
+    alias: a.alias,
+    app_id: a.appId,
+    has_app_id: a.appId !== "",
+    has_app_secret: true,
+    allowed_users_count: a.allowedUsers ? a.allowedUsers.length : null,
+    connection: conn
+      ? connectionView(conn)
+      : { state: src.inbound ? (src.connect ? "starting" : "disabled") : "not_started" },
+    identity: id
+      ? {
+        bot_name: id.botName,
+        bot_open_id_known: id.botOpenId !== null,
+        source: id.source,
+        last_verified_at: iso(id.lastVerifiedAt),
+      }
+      : null,
+    admission: src.inbound ? src.inbound.pipeline.counters(a.alias) : {},
+    ...(intake ? { intake: intake.counters, backfill: intake.backfill } : {}),
+  };
+}
+
+/**
+ * Builds the status.
  *
  * @example Degraded without a config
  * ```ts
  * import { buildStatus } from "./status.ts";
- * const s = buildStatus({ started: false, configPath: null, configReadable: false, configErrors: [], accounts: [], notes: [] });
+ * const permissions = {
+ *   confined: false, read_outside_workdir: true, write_outside_workdir: true, write_workdir: true,
+ *   net_any_host: true, run_any_program: true,
+ * };
+ * const s = buildStatus({
+ *   configPath: null, configReadable: false, configErrors: [], accounts: [], store: null,
+ *   inbound: null, connect: true, permissions, notes: [],
+ * });
  * if (s.status !== "degraded" || s.config_path_set !== false) throw new Error();
  * ```
  */
-export function buildStatus(i: StatusInputs): Record<string, unknown> {
-  const notes = [...i.notes];
-  if (i.configPath === null) {
+export function buildStatus(src: StatusSources): ServiceStatus {
+  const started = src.store !== null;
+  const notes = [...src.notes];
+  if (src.configPath === null) {
     notes.push("No config file named (--config, FEISHU_MCP_CONFIG or LINGTAI_FEISHU_CONFIG).");
   }
-  for (const e of i.configErrors) notes.push(e);
+  notes.push(...src.configErrors);
   return {
-    status: i.started ? "ok" : "degraded",
-    manager_initialized: i.started,
-    service_started: i.started,
-    config_path_set: i.configPath !== null,
-    config_path: i.configPath,
-    config_readable: i.configReadable,
-    accounts_count: i.accounts.length,
-    accounts: i.accounts.map((a) => ({
-      alias: a.alias,
-      app_id: a.appId,
-      has_app_id: a.appId !== "",
-      has_app_secret: true,
-      allowed_users_count: a.allowedUsersCount,
-      connection: a.connection ?? { state: "not_started" },
-      identity: a.identity ?? null,
-      admission: a.admission ?? {},
-      ...(a.extra ?? {}),
-    })),
-    ...(i.extra ?? {}),
+    status: started ? "ok" : "degraded",
+    manager_initialized: started,
+    service_started: started,
+    config_path_set: src.configPath !== null,
+    config_path: src.configPath,
+    config_readable: src.configReadable,
+    accounts_count: src.accounts.length,
+    accounts: src.accounts.map((a) => accountStatus(a, src)),
+    permissions: src.permissions,
+    ...(src.inbound
+      ? {
+        journal: journalView(src.inbound.journal.stats()),
+        notifications: { ...src.inbound.notifier.counters },
+      }
+      : {}),
     notes,
   };
 }

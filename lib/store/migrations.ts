@@ -83,4 +83,16 @@ export const MIGRATIONS: readonly Migration[] = [
     name: "notification marker on records",
     sql: `ALTER TABLE records ADD COLUMN notified_at INTEGER;`,
   },
+  {
+    version: 3,
+    name: "ledger of once-only writes the server makes on its own",
+    sql: `CREATE TABLE writes (
+        account TEXT NOT NULL,
+        key TEXT NOT NULL,
+        state TEXT NOT NULL,
+        result TEXT,
+        updated_at INTEGER NOT NULL,
+        PRIMARY KEY (account, key)
+      );`,
+  },
 ];

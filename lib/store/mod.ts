@@ -7,18 +7,20 @@
 
 import { join } from "node:path";
 import type { DatabaseSync } from "node:sqlite";
-import type { Clock } from "../core/mod.ts";
+import { type Clock, stateDir } from "../core/mod.ts";
 import { openDatabase } from "./db.ts";
 import { RecordStore } from "./records.ts";
 import { ContactStore } from "./contacts.ts";
 import { IdentityStore } from "./identity.ts";
 import { TypingStore } from "./typing.ts";
+import { WriteStore } from "./writes.ts";
 import { Searcher } from "./search.ts";
 
 export * from "./records.ts";
 export * from "./contacts.ts";
 export * from "./identity.ts";
 export * from "./typing.ts";
+export * from "./writes.ts";
 export * from "./search.ts";
 export * from "./lock.ts";
 export { openDatabase, STORE_APP } from "./db.ts";
@@ -32,15 +34,11 @@ export interface Store {
   contacts: ContactStore;
   identities: IdentityStore;
   typing: TypingStore;
+  writes: WriteStore;
   searcher: Searcher;
   /** Runs `fn` in one transaction. */
   transaction<T>(fn: () => T): T;
   close(): void;
-}
-
-/** The state folder of a workdir. */
-export function stateDir(workdir: string): string {
-  return join(workdir, "feishu");
 }
 
 /**
@@ -60,6 +58,7 @@ export function openStore(workdir: string, clock: Clock): Store {
     contacts: new ContactStore(db, now),
     identities: new IdentityStore(db, now),
     typing: new TypingStore(db, now),
+    writes: new WriteStore(db, now),
     searcher,
     transaction<T>(fn: () => T): T {
       db.exec("BEGIN IMMEDIATE");

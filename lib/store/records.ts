@@ -147,6 +147,15 @@ export class RecordStore {
     return chunk ? this.get(account, String(chunk.record_id)) : null;
   }
 
+  /** The p2p chat a user last wrote to the bot from, if any. */
+  p2pChatOf(account: string, openId: string): string | null {
+    const row = this.#db.prepare(
+      `SELECT chat_id FROM records WHERE account = ? AND from_open_id = ? AND kind = 'message'
+         AND json_extract(record, '$.chat_type') = 'p2p' ORDER BY seq DESC LIMIT 1`,
+    ).get(account, openId);
+    return row ? String(row.chat_id) : null;
+  }
+
   /** The chat (and its type) of a stored message with this Feishu message id, if any. */
   chatOfFeishuMessage(
     account: string,

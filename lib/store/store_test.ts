@@ -2,7 +2,8 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { DatabaseSync } from "node:sqlite";
 import { ManualClock, systemClock } from "../core/mod.ts";
-import { lockWorkdir, openStore, type RecordInput, stateDir } from "./mod.ts";
+import { stateDir } from "../core/mod.ts";
+import { lockWorkdir, openStore, type RecordInput } from "./mod.ts";
 
 async function withStore(
   fn: (s: ReturnType<typeof openStore>, dir: string) => Promise<void> | void,
@@ -42,7 +43,7 @@ Deno.test("openStore() creates store.db in WAL mode with the current schema", ()
     );
     assert.equal(
       s.db.prepare("SELECT value FROM meta WHERE key = 'schema_version'").get()?.value,
-      "2",
+      "3",
     );
   }));
 

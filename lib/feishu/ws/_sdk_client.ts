@@ -6,14 +6,14 @@
  * @module
  */
 
-import type { Logger } from "../../core/mod.ts";
+import { APP_ID_PATTERN, type Logger } from "../../core/mod.ts";
 import { feishuHttp } from "../_http.ts";
 import { lark } from "../_sdk.ts";
 import type { ProxyEnv } from "../proxy.ts";
 import { sdkLogger } from "../sdk_logger.ts";
 import type { LongConnectionOptions } from "./types.ts";
 
-const APP_ID = /^cli_[0-9a-fA-F]{16}$/;
+const APP_ID = APP_ID_PATTERN;
 
 /** The SDK lifecycle callbacks the wrapper listens to. */
 export interface SdkCallbacks {

@@ -7,7 +7,7 @@
  */
 
 import { join, resolve } from "node:path";
-import { writeFileAtomic } from "../../core/mod.ts";
+import { stateDir, writeFileAtomic } from "../../core/mod.ts";
 import type { AttachmentDescriptor, AttachmentType } from "./descriptors.ts";
 import { safeFileName, uniqueName } from "./safe_name.ts";
 
@@ -81,7 +81,7 @@ export interface DownloadResult {
  * ```
  */
 export function attachmentsDir(workdir: string, alias: string, messageId: string): string {
-  return join(workdir, "feishu", alias, "attachments", messageId);
+  return join(stateDir(workdir), alias, "attachments", messageId);
 }
 
 /**

@@ -1,37 +1,31 @@
 /**
- * The command line, shared by every form of the app (source, bundle,
- * compiled): `serve` (default) re-executes the app confined when it was
- * started unconfined, then serves MCP over stdio; `sandbox` runs the
- * emulator, the web page, the bridge and a demo agent.
+ * Confinement of `serve`: a server started unconfined (as `deno task start`
+ * starts it) re-executes itself with its permissions narrowed to the
+ * workdir, the config file, the media roots, the app's own files, the Feishu
+ * hosts and the transcriber; a compiled binary must already be able to write
+ * its workdir.
  * @module
  */
 
-// Only the launch contract, not the whole config module: the outer launcher stays light.
 import { configuredProxies, proxyEnvOf } from "../feishu/proxy.ts";
-import { type LaunchOptions, resolveLaunch } from "../config/launch.ts";
+import type { LaunchOptions } from "../config/launch.ts";
 import { type App, appCommand } from "./app.ts";
 import { peekConfig, permissionFlags } from "./permissions.ts";
 
-function fail(message: string): never {
+/** Writes one `feishu-mcp:` line to stderr and exits with status 2. */
+export function fail(message: string): never {
   Deno.stderr.writeSync(new TextEncoder().encode(`feishu-mcp: ${message}\n`));
   Deno.exit(2);
 }
 
-/** Runs the program named by `Deno.args`; returns when it is done (or exits). */
-export async function runCli(app: App): Promise<void> {
-  let launch: LaunchOptions;
-  try {
-    launch = resolveLaunch({ args: Deno.args, env: Deno.env.toObject(), cwd: Deno.cwd() });
-  } catch (err) {
-    fail((err as Error).message);
-  }
-  if (launch.subcommand === "sandbox") {
-    const { runSandbox } = await import("../sandbox/mod.ts");
-    return await runSandbox(launch, app);
-  }
+/**
+ * Returns when this process may serve as it is; otherwise runs the confined
+ * server as a child and exits with its status (never returns).
+ */
+export async function ensureConfined(app: App, launch: LaunchOptions): Promise<void> {
   const unconfined = Deno.permissions.querySync({ name: "write" }).state === "granted";
   if (!launch.confined && unconfined && !Deno.env.get("FEISHU_MCP_UNCONFINED")) {
-    return await reexecConfined(app, launch);
+    await reexecConfined(app, launch);
   }
   if (
     app.form === "compiled" &&
@@ -42,12 +36,6 @@ export async function runCli(app: App): Promise<void> {
         "a compiled feishu-mcp may only write below the directory it is started in",
     );
   }
-  const { serve } = await import("../serve.ts");
-  await serve(launch);
-  // Everything durable is closed by now. Exit explicitly: an HTTP request the
-  // shutdown aborted (a stalled download) can keep Deno's node:http socket, and
-  // so the process, alive until the host loses patience and kills it.
-  Deno.exit(0);
 }
 
 async function reexecConfined(app: App, launch: LaunchOptions): Promise<never> {

@@ -6,15 +6,15 @@
  * @module
  */
 
-import type { LaunchOptions } from "./config/launch.ts";
-import { defaultDeps, guardStdout } from "./core/mod.ts";
-import { createMcpServer, type McpApp } from "./mcp/server.ts";
-import { serveStdio } from "./mcp/stdio.ts";
-import { INSTRUCTIONS, SERVER_NAME, VERSION } from "./service/about.ts";
-import { resourceList } from "./service/resources.ts";
-import { lockWorkdir, type WorkdirLock } from "./store/lock.ts";
-import type { Service } from "./service/start.ts";
-import { join } from "node:path";
+import type { LaunchOptions } from "../config/launch.ts";
+import { defaultDeps, guardStdout, stateDir } from "../core/mod.ts";
+import { createMcpServer, type McpApp } from "../mcp/server.ts";
+import { serveStdio } from "../mcp/stdio.ts";
+import type { PushTarget } from "../notify/notifier.ts";
+import { lockWorkdir, type WorkdirLock } from "../store/lock.ts";
+import { INSTRUCTIONS, SERVER_NAME, VERSION } from "./about.ts";
+import { resourceList } from "./resources.ts";
+import type { Service } from "./start.ts";
 
 /** Runs the server; resolves when the MCP session ended and everything closed. */
 export async function serve(launch: LaunchOptions): Promise<void> {
@@ -22,24 +22,25 @@ export async function serve(launch: LaunchOptions): Promise<void> {
   guardStdout(deps.log);
   let lock: WorkdirLock;
   try {
-    lock = lockWorkdir(join(launch.workdir, "feishu"));
+    lock = lockWorkdir(stateDir(launch.workdir));
   } catch (err) {
     deps.log.error((err as Error).message);
     Deno.exit(1);
   }
 
   let loading: Promise<Service> | null = null;
+  // The MCP server exists before the service starts, so pushes always have a target.
+  const push: PushTarget = {
+    notifyChannel: (params) => mcp.notifyChannel(params),
+    notifyResourceUpdated: (uri) => mcp.notifyResourceUpdated(uri),
+  };
   const service = () =>
-    loading ??= import("./service/start.ts").then((m) => m.startService(launch, deps, { lock }))
-      .then(
-        (s) => {
-          s.attach(mcp);
-          deps.log.info(`feishu-mcp ${s.context ? "running" : "running in degraded mode"}`, {
-            workdir: launch.workdir,
-          });
-          return s;
-        },
-      );
+    loading ??= import("./start.ts").then((m) => m.startService(launch, deps, { lock, push }))
+      .then((s) => {
+        const state = s.status().status === "ok" ? "running" : "running in degraded mode";
+        deps.log.info(`feishu-mcp ${state}`, { workdir: launch.workdir });
+        return s;
+      });
   // Calls still running when stdin ends get to answer before the server closes.
   const inflight = new Set<Promise<unknown>>();
   const track = <T>(p: Promise<T>): Promise<T> => {

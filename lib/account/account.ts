@@ -1,0 +1,152 @@
+/**
+ * One configured Feishu app at run time — the single shape actions, inbound,
+ * presence and status all use: its alias, app id and `allowed_users`, its
+ * REST api, its outbox (every write, paced for this app alone), the bot's
+ * identity, sender names, and its long connection.
+ * @module
+ */
+
+import type { ResolvedAccount } from "../config/mod.ts";
+import type { Clock, Logger } from "../core/mod.ts";
+import {
+  createFeishuApi,
+  type FeishuApi,
+  type LongConnection,
+  type LongConnectionOptions,
+  type LongConnectionStatus,
+  startLongConnection,
+} from "../feishu/mod.ts";
+import { createOutbox, type Outbox } from "../outbound/mod.ts";
+import type { Store } from "../store/mod.ts";
+import { refreshIdentity } from "./identity.ts";
+import { createNameResolver, type NameResolver } from "./names.ts";
+
+/** The bot's identity as one account knows it. */
+export interface AccountIdentity {
+  /** The bot's open_id (from memory: read on every message), or null while unknown. */
+  botOpenId(): string | null;
+  /** Looks the identity up now; resolves to the open_id in effect. */
+  refresh(): Promise<string | null>;
+  /** The open_id, looking it up first when unknown (at most once every 30 s). */
+  ensure(): Promise<string | null>;
+}
+
+/** What the long connection reports to. */
+export type ConnectionHandlers = Pick<LongConnectionOptions, "onEvent" | "onConnected">;
+
+/** One account's long connection. */
+export interface AccountConnection {
+  /** Opens the connection (once). */
+  start(handlers: ConnectionHandlers): void;
+  /** Null until started. */
+  status(): LongConnectionStatus | null;
+  close(): Promise<void>;
+}
+
+/** One configured account at run time. */
+export interface Account {
+  readonly alias: string;
+  readonly appId: string;
+  /** Open ids admitted, or null for everyone. */
+  readonly allowedUsers: string[] | null;
+  readonly api: FeishuApi;
+  readonly outbox: Outbox;
+  readonly identity: AccountIdentity;
+  readonly names: NameResolver;
+  readonly connection: AccountConnection;
+}
+
+/** What {@link createAccount} needs besides the config entry. */
+export interface AccountDeps {
+  store: Store;
+  clock: Clock;
+  log: Logger;
+  /** Replaces the REST api (tests). */
+  api?: FeishuApi;
+  /** Outbox pacing (Feishu: 5 per chat, 50 per app, per second). */
+  pacing?: { perChatPerSecond?: number; appPerSecond?: number };
+}
+
+/** How often an unknown identity may be looked up again. */
+export const IDENTITY_LOOKUP_INTERVAL_MS = 30_000;
+
+/** Builds the run-time account of one config entry. */
+export function createAccount(config: ResolvedAccount, deps: AccountDeps): Account {
+  const { store, clock, log } = deps;
+  const alias = config.alias;
+  const api = deps.api ?? createFeishuApi({
+    alias,
+    appId: config.appId,
+    appSecret: config.appSecret,
+    baseUrl: config.baseUrl,
+    log,
+  });
+  const outbox = createOutbox({
+    api,
+    clock,
+    ledger: store.writes.ledger(alias),
+    p2pChatOf: (openId) => store.records.p2pChatOf(alias, openId),
+    ...deps.pacing,
+  });
+
+  let botOpenId = store.identities.get(alias)?.botOpenId ?? null;
+  let lastLookup = Number.NEGATIVE_INFINITY;
+  const refresh = async () => {
+    lastLookup = clock.now();
+    const id = await refreshIdentity({ api, identities: store.identities, clock, log });
+    if (id?.botOpenId) botOpenId = id.botOpenId;
+    return botOpenId;
+  };
+  const identity: AccountIdentity = {
+    botOpenId: () => botOpenId,
+    refresh,
+    ensure: () =>
+      botOpenId || clock.now() - lastLookup < IDENTITY_LOOKUP_INTERVAL_MS
+        ? Promise.resolve(botOpenId)
+        : refresh(),
+  };
+
+  let connection: LongConnection | null = null;
+  return {
+    alias,
+    appId: config.appId,
+    allowedUsers: config.allowedUsers,
+    api,
+    outbox,
+    identity,
+    names: createNameResolver({
+      contactName: (id) => store.contacts.displayName(alias, id),
+      lookup: (id) => api.userName(id),
+      log,
+    }),
+    connection: {
+      start(handlers) {
+        connection ??= startLongConnection({
+          alias,
+          appId: config.appId,
+          appSecret: config.appSecret,
+          baseUrl: config.baseUrl,
+          log,
+          clock,
+          ...handlers,
+        });
+      },
+      status: () => connection?.status() ?? null,
+      close: async () => {
+        await connection?.close();
+      },
+    },
+  };
+}
+
+/**
+ * The account an action works on: `alias` if given, else the first one.
+ * Null when no account has that alias.
+ */
+export function findAccount(
+  accounts: readonly Account[],
+  alias: string | null | undefined,
+): Account | null {
+  const wanted = alias ? alias : accounts[0]?.alias;
+  return accounts.find((a) => a.alias === wanted) ?? null;
+}

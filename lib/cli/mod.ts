@@ -1,0 +1,36 @@
+/**
+ * The command line, shared by every form of the app (source, bundle,
+ * compiled): `serve` (default) confines itself, then serves MCP over stdio;
+ * `sandbox` runs the emulator, the web page, the bridge and a demo agent.
+ * This router sits above `launch/`, `service/` and `sandbox/`, so none of
+ * them imports another to start it.
+ * @module
+ */
+
+import { type LaunchOptions, resolveLaunch } from "../config/launch.ts";
+import { type App, ensureConfined, fail } from "../launch/mod.ts";
+
+/** Runs the program named by `Deno.args`; returns when it is done (or exits). */
+export async function runCli(app: App): Promise<void> {
+  let launch: LaunchOptions;
+  try {
+    launch = resolveLaunch({ args: Deno.args, env: Deno.env.toObject(), cwd: Deno.cwd() });
+  } catch (err) {
+    fail((err as Error).message);
+  }
+  switch (launch.subcommand) {
+    case "sandbox": {
+      const { runSandbox } = await import("../sandbox/mod.ts");
+      return await runSandbox(launch, app);
+    }
+    case "serve": {
+      await ensureConfined(app, launch);
+      const { serve } = await import("../service/serve.ts");
+      await serve(launch);
+      // Everything durable is closed by now. Exit explicitly: an HTTP request the
+      // shutdown aborted (a stalled download) can keep Deno's node:http socket, and
+      // so the process, alive until the host loses patience and kills it.
+      Deno.exit(0);
+    }
+  }
+}

@@ -1,0 +1,238 @@
+/**
+ * The outbox of one app: every Feishu write the bridge makes goes through it
+ * — the agent's sends, replies, edits, deletes and reactions, the automatic
+ * `OK` / `Typing` / `THUMBSUP` reactions, and cards the server sends on its
+ * own. It owns the app's pacing scheduler, so a rate limit answered to one app
+ * never pauses another, and it puts every write to one conversation in one
+ * lane, whatever id the caller named it by (a chat id, a user's open_id, a
+ * message of that chat).
+ *
+ * Three guarantees beyond pacing:
+ * - priorities: waiting writes to one conversation start by
+ *   {@link PRIORITY} (answer, then update, then presence);
+ * - coalescing: an edit marked `coalesce` that is still waiting is replaced
+ *   by a newer edit of the same message, so only the latest content is sent;
+ * - once-only writes: a reaction with a `once` key is recorded in a durable
+ *   ledger; a replay finds it there, and a replay after a crash between the
+ *   call and the ledger entry looks the reaction up on Feishu before adding
+ *   one. (Messages the server sends on its own get the same guarantee from a
+ *   uuid derived from the event they answer.)
+ * @module
+ */
+
+import type { Clock } from "../core/mod.ts";
+import type { FeishuApi } from "../feishu/mod.ts";
+import {
+  deliverChunks,
+  type DeliveryOutcome,
+  type DeliveryRoute,
+  pauseAfterRateLimit,
+} from "./deliver.ts";
+import { OutboundScheduler, PRIORITY, type Priority } from "./scheduler.ts";
+import type { WireBody } from "./types.ts";
+
+/** The durable ledger of once-only writes (the store implements it). */
+export interface WriteLedger {
+  /** The write's state: `pending` once begun, `done` with its result once answered. */
+  get(key: string): { state: "pending" | "done"; result: string | null } | null;
+  begin(key: string): void;
+  finish(key: string, result: string | null): void;
+}
+
+/** Options of {@link createOutbox}. */
+export interface OutboxOptions {
+  api: FeishuApi;
+  clock: Clock;
+  ledger: WriteLedger;
+  /** The p2p chat of a user, when the store knows it (puts sends by open_id in the chat's lane). */
+  p2pChatOf?: (openId: string) => string | null;
+  /** Writes per second to one conversation (Feishu: 5). */
+  perChatPerSecond?: number;
+  /** Writes per second for the whole app (Feishu: 50). */
+  appPerSecond?: number;
+}
+
+/** What every single write names: the conversation it lands in and its urgency. */
+export interface WriteTarget {
+  /** The chat the message belongs to (the lane). */
+  chatId: string;
+  messageId: string;
+  priority?: Priority;
+  signal?: AbortSignal;
+}
+
+/** How an edit ended: sent, or replaced by a newer edit before it went out. */
+export type EditOutcome = "sent" | "coalesced";
+
+/** The outbox of one app. */
+export interface Outbox {
+  /** One logical message's chunks, in order, holding the conversation's lane. */
+  deliver(req: {
+    route: DeliveryRoute;
+    bodies: readonly WireBody[];
+    uuids: readonly string[];
+    priority?: Priority;
+    signal?: AbortSignal;
+  }): Promise<DeliveryOutcome>;
+  /** Edits one message (PUT for text/post, PATCH for cards). */
+  edit(
+    req: WriteTarget & { body: WireBody; method: "PUT" | "PATCH"; coalesce?: boolean },
+  ): Promise<EditOutcome>;
+  delete(req: WriteTarget): Promise<void>;
+  /** Adds a reaction; with `once`, at most one reaction per key ever. Returns its id. */
+  react(req: WriteTarget & { emojiType: string; once?: string }): Promise<string>;
+  unreact(req: WriteTarget & { reactionId: string }): Promise<void>;
+  /** The lane a route's messages go in. */
+  laneOf(route: DeliveryRoute): string;
+  /** Rejects waiting writes; later ones fail. */
+  close(): void;
+}
+
+/** A coalescable edit not sent yet: the latest content and the caller who supplied it. */
+interface PendingEdit {
+  run: () => Promise<void>;
+  settle: (outcome: EditOutcome) => void;
+  fail: (reason: unknown) => void;
+}
+
+/**
+ * Builds the outbox of one app.
+ *
+ * @example Three edits of one message before the first went out: only the latest is sent
+ * ```ts
+ * import { createOutbox } from "./outbox.ts";
+ * import { ManualClock } from "../core/mod.ts";
+ * import type { FeishuApi } from "../feishu/mod.ts";
+ * const puts: string[] = [];
+ * const api = { alias: "main", appId: "cli_0000000000000000",
+ *   updateMessage: (r: { content: string }) => { puts.push(r.content); return Promise.resolve(); },
+ * } as unknown as FeishuApi;
+ * const ledger = { get: () => null, begin() {}, finish() {} };
+ * const outbox = createOutbox({ api, clock: new ManualClock(0), ledger });
+ * const edit = (text: string) => outbox.edit({ chatId: "oc_1", messageId: "om_1", method: "PUT",
+ *   body: { msg_type: "text", content: text }, coalesce: true });
+ * const [a, b, c] = [edit("1"), edit("2"), edit("3")];
+ * const outcomes = await Promise.all([a, b, c]);
+ * if (outcomes.join() !== "coalesced,coalesced,sent" || puts.join() !== "3") throw new Error(outcomes.join());
+ * outbox.close();
+ * ```
+ */
+export function createOutbox(options: OutboxOptions): Outbox {
+  const { api, ledger } = options;
+  const scheduler = new OutboundScheduler({
+    clock: options.clock,
+    perChatPerSecond: options.perChatPerSecond,
+    appPerSecond: options.appPerSecond,
+  });
+  // Users' p2p chats learned from our own sends (the store knows those they wrote from).
+  const userChats = new Map<string, string>();
+  const pendingEdits = new Map<string, PendingEdit>();
+
+  const laneOf = (route: DeliveryRoute): string => {
+    if (route.kind === "reply") return route.chatId;
+    if (route.receiveIdType === "chat_id") return route.receiveId;
+    if (route.receiveIdType === "open_id") {
+      const chat = userChats.get(route.receiveId) ?? options.p2pChatOf?.(route.receiveId);
+      if (chat) return chat;
+    }
+    return `${route.receiveIdType}:${route.receiveId}`;
+  };
+
+  /** One API call in the target's lane; a rate limit pauses the lane or the app. */
+  const single = <T>(target: WriteTarget, fallback: Priority, call: () => Promise<T>) =>
+    scheduler.run(target.chatId, async (slot) => {
+      const done = await slot(target.signal);
+      try {
+        return await call();
+      } catch (err) {
+        pauseAfterRateLimit(scheduler, err, target.chatId);
+        throw err;
+      } finally {
+        done();
+      }
+    }, { signal: target.signal, priority: target.priority ?? fallback });
+
+  async function reactOnce(
+    target: WriteTarget & { emojiType: string },
+    key: string,
+  ): Promise<string> {
+    const seen = ledger.get(key);
+    if (seen?.state === "done" && seen.result) return seen.result;
+    if (seen?.state === "pending") {
+      // A crash may have cut us off after Feishu added it: look before adding again.
+      const existing = await single(
+        target,
+        PRIORITY.presence,
+        () => api.listReactions(target.messageId, target.emojiType),
+      ).then((rs) => rs.find((r) => r.operatorType === "app" && r.operatorId === api.appId));
+      if (existing) {
+        ledger.finish(key, existing.reactionId);
+        return existing.reactionId;
+      }
+    } else ledger.begin(key);
+    const id = await single(
+      target,
+      PRIORITY.presence,
+      () => api.addReaction(target.messageId, target.emojiType),
+    );
+    ledger.finish(key, id);
+    return id;
+  }
+
+  return {
+    async deliver(req) {
+      const lane = laneOf(req.route);
+      const outcome = await deliverChunks({ api, scheduler }, {
+        route: req.route,
+        bodies: req.bodies,
+        uuids: req.uuids,
+        lane,
+        signal: req.signal,
+        priority: req.priority ?? PRIORITY.answer,
+      });
+      const chat = outcome.delivered.at(-1)?.chatId;
+      if (chat && req.route.kind === "create" && req.route.receiveIdType === "open_id") {
+        userChats.set(req.route.receiveId, chat);
+      }
+      return outcome;
+    },
+    edit(req) {
+      const call = () =>
+        req.method === "PATCH"
+          ? api.patchMessage({ messageId: req.messageId, content: req.body.content })
+          : api.updateMessage({
+            messageId: req.messageId,
+            msgType: req.body.msg_type,
+            content: req.body.content,
+          });
+      if (!req.coalesce) return single(req, PRIORITY.answer, call).then(() => "sent" as const);
+      const waiting = pendingEdits.get(req.messageId);
+      if (waiting) {
+        // Not sent yet: the newest content takes its place; the caller it replaces is told.
+        waiting.run = call;
+        waiting.settle("coalesced");
+        return new Promise<EditOutcome>((resolve, reject) => {
+          waiting.settle = resolve;
+          waiting.fail = reject;
+        });
+      }
+      return new Promise<EditOutcome>((resolve, reject) => {
+        const entry: PendingEdit = { run: call, settle: resolve, fail: reject };
+        pendingEdits.set(req.messageId, entry);
+        single(req, PRIORITY.update, () => {
+          pendingEdits.delete(req.messageId);
+          return entry.run();
+        }).then(() => entry.settle("sent"), (err) => entry.fail(err));
+      });
+    },
+    delete: (req) => single(req, PRIORITY.answer, () => api.deleteMessage(req.messageId)),
+    react: (req) =>
+      req.once === undefined
+        ? single(req, PRIORITY.answer, () => api.addReaction(req.messageId, req.emojiType))
+        : reactOnce(req, req.once),
+    unreact: (req) =>
+      single(req, PRIORITY.answer, () => api.removeReaction(req.messageId, req.reactionId)),
+    laneOf,
+    close: () => scheduler.close(),
+  };
+}
