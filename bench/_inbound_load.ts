@@ -146,7 +146,7 @@ export function fillStore(workdir: string, n: number): void {
             kind: "message",
             createTime: created,
             fromOpenId: rec.from_open_id,
-            record: rec as unknown as Record<string, unknown>,
+            record: rec,
           });
         }
       });

@@ -11,7 +11,6 @@ import {
   type Degradation,
   type DeliveryOutcome,
   type DeliveryRoute,
-  type JsonObject,
   type NormalisedContent,
   normaliseOutbound,
   type OutboundInput,
@@ -20,6 +19,7 @@ import {
   wrapProgressCard,
 } from "../outbound/mod.ts";
 import type { Account } from "../account/mod.ts";
+import type { SentMessageRecord } from "../store/mod.ts";
 import type { ActionContext } from "./context.ts";
 
 /** A message that passed validation: its final content and wire bodies. */
@@ -95,7 +95,7 @@ export function sentAt(ctx: ActionContext, delivered: readonly FeishuMessage[]):
 export function persistSent(
   ctx: ActionContext,
   alias: string,
-  record: JsonObject,
+  record: SentMessageRecord,
   at: number,
 ): string | undefined {
   const id = String(record.id);

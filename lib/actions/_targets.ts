@@ -40,7 +40,8 @@ export function parseMessageRef(messageId: string): CompoundId {
 export function requireMessageRecord(stored: StoredRecord | null, messageId: string): void {
   if (stored === null) return;
   if (
-    stored.kind === "event" || stored.kind === "card_action" || stored.record.synthetic === true
+    stored.kind === "event" || stored.kind === "card_action" ||
+    ("synthetic" in stored.record && stored.record.synthetic === true)
   ) {
     throw invalid(
       `Expected the id of a Feishu message but found '${messageId}', a ${stored.kind} record`,

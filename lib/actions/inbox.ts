@@ -99,9 +99,9 @@ const DEFAULTS: Record<string, unknown> = {
   backfilled: false,
 };
 
-function project(rec: Record<string, unknown>, keys: readonly string[]): Record<string, unknown> {
+function project(rec: object, keys: readonly string[]): Record<string, unknown> {
   const out: Record<string, unknown> = {};
-  for (const k of keys) out[k] = rec[k] ?? (k in DEFAULTS ? DEFAULTS[k] : null);
+  for (const k of keys) out[k] = Reflect.get(rec, k) ?? (k in DEFAULTS ? DEFAULTS[k] : null);
   return out;
 }
 
@@ -130,7 +130,7 @@ export function check(ctx: ActionContext, input: CheckInput): Record<string, unk
       last_from_open_id: outgoing ? "" : openId,
       last_from_name: outgoing ? "me" : senderName(ctx, acct.alias, c.newest),
       last_text: truncateCodePoints(String(r.text ?? ""), 100, ""),
-      last_date: r.date ?? r.sent_at ?? "",
+      last_date: r.date ?? ("sent_at" in r ? r.sent_at : undefined) ?? "",
       total: c.total,
       unread: c.unread,
     };

@@ -1,3 +1,4 @@
+import type { RawEnvelope } from "../feishu/mod.ts";
 /**
  * Raw payloads for the inbound tests, shaped exactly as Feishu sends them
  * (the v2 event envelope: `schema`, `header`, `event`): builders fill the
@@ -5,8 +6,6 @@
  * production imports this file.
  * @module
  */
-
-import type { RawEnvelope } from "./normalise/mod.ts";
 
 /** The bot of every fixture. */
 export const BOT_OPEN_ID = "ou_bot0000000000000000000000000001";

@@ -7,8 +7,9 @@
  * @module
  */
 
-import { isMentionAll, type RawEnvelope, readMessage } from "./normalise/mod.ts";
+import { isMentionAll, readMessage } from "./normalise/mod.ts";
 import { type PassiveEvent, projectPassiveEvent } from "./events.ts";
+import type { RawEnvelope } from "../feishu/mod.ts";
 
 /** Why a message or event was not admitted (counted in status). */
 export const REJECT_REASONS = [

@@ -7,7 +7,7 @@ import {
   REJECT_REASONS,
   shouldReact,
 } from "./admission.ts";
-import type { RawEnvelope } from "./normalise/mod.ts";
+import type { RawEnvelope } from "../feishu/mod.ts";
 
 const ALLOWED = "ou_allowed";
 const open: AdmissionPolicy = { botOpenId: BOT_OPEN_ID, botAppId: BOT_APP_ID };

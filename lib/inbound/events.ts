@@ -9,13 +9,12 @@ import { createHash } from "node:crypto";
 import { canonicalJson, EVENTS_CHAT_ID, formatCompoundId, isoSeconds } from "../core/mod.ts";
 import { asArray, asNumber, asObject, asText, type JsonObject } from "./normalise/_json.ts";
 import { epochSeconds } from "./normalise/_format.ts";
-import type { RawEnvelope } from "./normalise/mod.ts";
+import type { RawEnvelope } from "../feishu/mod.ts";
+import type { PassiveEventRecord, PassiveEventType } from "../store/mod.ts";
 
 /** The passive event kinds. */
 /** Canonical JSON (shared with the outbound duplicate guard). */
 export { canonicalJson };
-
-export type PassiveEventType = "reaction" | "message_read" | "bot_added" | "bot_leave";
 
 /** The passive event types Feishu sends, and what each becomes. */
 export const EVENT_TYPES: Record<string, { type: PassiveEventType; action?: "added" | "removed" }> =
@@ -198,25 +197,6 @@ export function passiveEventDate(
   return isoSeconds(seconds !== undefined ? seconds * 1000 : options.nowMs);
 }
 
-/** A passive event record of the `events` conversation. */
-export interface EventRecord {
-  id: string;
-  feishu_event_id: string;
-  chat_id: typeof EVENTS_CHAT_ID;
-  chat_type: "synthetic";
-  thread_id: null;
-  message_type: "event";
-  event_type: PassiveEventType;
-  from_open_id: string;
-  from_name: string | null;
-  text: string;
-  date: string;
-  synthetic: true;
-  source_chat_id: string | null;
-  event: JsonObject;
-  feishu: RawEnvelope;
-}
-
 /** What {@link buildEventRecord} needs besides the envelope. */
 export interface EventRecordContext extends EventContext {
   alias: string;
@@ -243,7 +223,7 @@ export interface EventRecordContext extends EventContext {
 export function buildEventRecord(
   envelope: RawEnvelope,
   ctx: EventRecordContext,
-): EventRecord | undefined {
+): PassiveEventRecord | undefined {
   const bare = projectPassiveEvent(envelope);
   const projected = projectPassiveEvent(envelope, ctx);
   if (!bare || !projected) return undefined;

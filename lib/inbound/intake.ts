@@ -10,7 +10,7 @@
 import { EVENT_TYPES } from "./events.ts";
 import { EVENTS_CHAT_ID, type Logger } from "../core/mod.ts";
 import type { Journal, JsonValue } from "../journal/mod.ts";
-import type { RawEnvelope } from "./normalise/mod.ts";
+import type { RawEnvelope } from "../feishu/mod.ts";
 
 /** What a journal entry holds. */
 export interface IntakePayload {

@@ -23,13 +23,10 @@ import {
 import { attachmentsDir, downloadAttachments } from "./attachments/mod.ts";
 import { buildEventRecord } from "./events.ts";
 import { CARD_EVENT_TYPES, type IntakePayload, PASSIVE_EVENT_TYPES } from "./intake.ts";
-import {
-  type InboundRecord,
-  normaliseMessage,
-  type RawEnvelope,
-  readMessage,
-} from "./normalise/mod.ts";
+import { normaliseMessage, readMessage } from "./normalise/mod.ts";
 import { type Transcriber, transcribeRecord } from "./voice.ts";
+import type { IncomingMessageRecord } from "../store/mod.ts";
+import type { RawEnvelope } from "../feishu/mod.ts";
 
 /**
  * The seams later capabilities plug into. Each gets the account, so what it
@@ -50,13 +47,13 @@ export interface InboundSeams {
   /** A card callback, in chat order, after the intake commit. */
   handleCard?(ctx: { account: Account; envelope: RawEnvelope }): Promise<void>;
   /** After a message is recorded and the agent woken (the Task Card's refresh point). */
-  afterMessage?(ctx: { account: Account; record: InboundRecord }): Promise<void>;
+  afterMessage?(ctx: { account: Account; record: IncomingMessageRecord }): Promise<void>;
 }
 
 /** What the command seam sees of one admitted message. */
 export interface CommandContext {
   account: Account;
-  record: InboundRecord;
+  record: IncomingMessageRecord;
   /** The Feishu event id, for idempotent answers (a uuid derived from it). */
   eventId: string | null;
 }
@@ -177,7 +174,7 @@ export function createPipeline(deps: PipelineDeps): Pipeline {
     if (existing) {
       // A replay after a crash: the record is there; make sure the wake went out.
       if (!deps.store.records.isNotified(account.alias, record.id)) {
-        await notify(account, existing.record as unknown as InboundRecord);
+        await notify(account, existing.record as unknown as IncomingMessageRecord);
       }
       return;
     }
@@ -231,7 +228,7 @@ export function createPipeline(deps: PipelineDeps): Pipeline {
         status: null,
         createTime,
         fromOpenId: record.from_open_id || null,
-        record: record as unknown as Record<string, unknown>,
+        record,
       });
       if (record.from_open_id) {
         deps.store.contacts.upsertSender(account.alias, record.from_open_id, record.chat_id);
@@ -246,7 +243,7 @@ export function createPipeline(deps: PipelineDeps): Pipeline {
     await notify(account, record);
   }
 
-  async function notify(account: Account, record: InboundRecord): Promise<void> {
+  async function notify(account: Account, record: IncomingMessageRecord): Promise<void> {
     // Read only if a lane needs the conversation (the LICC preview).
     const window = () =>
       deps.store.records.window(account.alias, record.chat_id, PREVIEW_WINDOW).map((r) => ({
@@ -277,7 +274,7 @@ export function createPipeline(deps: PipelineDeps): Pipeline {
       kind: "event",
       createTime: Date.parse(rec.date) || deps.clock.now(),
       fromOpenId: rec.from_open_id || null,
-      record: rec as unknown as Record<string, unknown>,
+      record: rec,
     });
     if (inserted) c.events++;
   }

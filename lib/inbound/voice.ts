@@ -8,13 +8,13 @@
  */
 
 import type { Transcriber } from "./transcribe/mod.ts";
-import type { InboundRecord } from "./normalise/mod.ts";
+import type { IncomingMessageRecord } from "../store/mod.ts";
 
 export type { Transcriber } from "./transcribe/mod.ts";
 
 /** Transcribes the record's audio in place. */
 export async function transcribeRecord(
-  record: InboundRecord,
+  record: IncomingMessageRecord,
   options: { transcriber: Transcriber; workDir: string; signal?: AbortSignal },
 ): Promise<void> {
   const audio = record.attachments.find((a) => a.type === "audio");

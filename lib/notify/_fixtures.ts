@@ -3,46 +3,25 @@
  * @module
  */
 
-import type { InboundRecord } from "../inbound/mod.ts";
 import type { PreviewEntry, PreviewRecord } from "./items.ts";
+import type { IncomingMessageRecord } from "../store/mod.ts";
+import { incomingRecord } from "../store/_fixtures.ts";
 
 /** The test chat. */
 export const CHAT = "oc_chat";
 /** 2026-08-03T09:15:00Z. */
 export const NOW = Date.parse("2026-08-03T09:15:00Z");
 
-/** An inbound record with sensible defaults. */
-export function inbound(messageId: string, extra: Partial<InboundRecord> = {}): InboundRecord {
-  return {
-    id: `main:${CHAT}:${messageId}`,
-    feishu_message_id: messageId,
-    chat_id: CHAT,
-    chat_type: "p2p",
-    thread_id: null,
-    message_type: "text",
-    from_open_id: "ou_alice",
-    from_user_id: null,
-    from_union_id: null,
-    from_name: "Alice",
-    sender_type: "user",
-    sender_is_bot: false,
-    text: `text of ${messageId}`,
-    date: "2026-08-03T09:14:00Z",
-    parent_id: "",
-    root_id: "",
-    reply_to: null,
-    mentions: [],
-    content: { kind: "text", text: `text of ${messageId}` },
-    attachments: [],
-    media: null,
-    voice_transcript: null,
-    feishu: { schema: "2.0", header: { event_id: `ev_${messageId}` } },
-    ...extra,
-  };
+/** An inbound record of the test chat with sensible defaults. */
+export function inbound(
+  messageId: string,
+  extra: Partial<IncomingMessageRecord> = {},
+): IncomingMessageRecord {
+  return incomingRecord(messageId, { chat_id: CHAT, ...extra });
 }
 
 /** An incoming preview entry. */
-export function incoming(record: InboundRecord): PreviewEntry {
+export function incoming(record: IncomingMessageRecord): PreviewEntry {
   return { direction: "incoming", record };
 }
 

@@ -1,3 +1,4 @@
+import type { Attachment, IncomingMessageRecord } from "../store/mod.ts";
 /**
  * The Claude Code channel push (`notifications/claude/channel`): params built
  * from an inbound record. `content` is what the model reads; `meta` is a flat
@@ -6,8 +7,6 @@
  * only there. The MCP wiring lives in `lib/mcp/`.
  * @module
  */
-
-import type { Attachment, InboundRecord } from "../inbound/mod.ts";
 
 /** Attachments described in `meta`. */
 export const CHANNEL_ATTACHMENTS = 8;
@@ -62,7 +61,7 @@ export function sanitiseMeta(value: string): string {
  * ```
  */
 export function buildChannelNotification(
-  record: InboundRecord,
+  record: IncomingMessageRecord,
   options: ChannelOptions,
 ): ChannelNotification {
   const name = record.from_name ||
@@ -87,7 +86,7 @@ export function buildChannelNotification(
 }
 
 /** The text, or a short note naming the attachments when there is none. */
-function channelContent(record: InboundRecord): string {
+function channelContent(record: IncomingMessageRecord): string {
   if (record.text.trim() !== "") return record.text;
   const kinds = record.attachments.map((a) => a.type);
   if (kinds.length > 0) return `[${kinds.join(", ")} attached; see the attachment attributes]`;

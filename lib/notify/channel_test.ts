@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
-import type { Attachment } from "../inbound/mod.ts";
 import { inbound } from "./_fixtures.ts";
 import { buildChannelNotification, CHANNEL_ATTACHMENTS } from "./channel.ts";
+import type { Attachment } from "../store/mod.ts";
 
 const path = "/agent/feishu/main/attachments/om_1/report [final].pdf";
 const attachments: Attachment[] = [

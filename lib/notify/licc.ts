@@ -14,8 +14,8 @@ import {
   truncateCodePoints,
   writeFileAtomic,
 } from "../core/mod.ts";
-import type { InboundRecord } from "../inbound/mod.ts";
 import type { ConversationPreview } from "./preview.ts";
+import type { IncomingMessageRecord } from "../store/mod.ts";
 
 /** Longest subject, in characters. */
 export const MAX_SUBJECT_CHARS = 200;
@@ -112,7 +112,10 @@ export function fallbackPreview(text: string): string {
  * assert.equal(event.body, "hi");
  * ```
  */
-export function buildMessageEvent(record: InboundRecord, options: MessageEventOptions): LiccEvent {
+export function buildMessageEvent(
+  record: IncomingMessageRecord,
+  options: MessageEventOptions,
+): LiccEvent {
   const from = record.from_name ||
     (record.from_open_id && options.contactName?.(record.from_open_id)) ||
     record.from_open_id || "unknown";

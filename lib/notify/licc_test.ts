@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { normaliseMessage, type RawEnvelope } from "../inbound/mod.ts";
+import { normaliseMessage } from "../inbound/mod.ts";
 import { at, CHAT, inbound, incoming, NOW, outgoing } from "./_fixtures.ts";
 import {
   buildMessageEvent,
@@ -12,6 +12,7 @@ import {
   writeLiccEvent,
 } from "./licc.ts";
 import { buildPreview } from "./preview.ts";
+import type { RawEnvelope } from "../feishu/mod.ts";
 
 const rawEvent: RawEnvelope = {
   schema: "2.0",

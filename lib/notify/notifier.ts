@@ -7,11 +7,11 @@
  */
 
 import { type Clock, INBOX_URI, type Logger } from "../core/mod.ts";
-import type { InboundRecord } from "../inbound/normalise/mod.ts";
 import { buildChannelNotification } from "./channel.ts";
 import type { PreviewEntry } from "./items.ts";
 import { buildMessageEvent, liccEventIdFor, writeLiccEvent } from "./licc.ts";
 import { buildPreview } from "./preview.ts";
+import type { IncomingMessageRecord } from "../store/mod.ts";
 
 /** Where pushes go (the MCP server). */
 export interface PushTarget {
@@ -45,7 +45,7 @@ export interface Notifier {
    */
   message(
     alias: string,
-    record: InboundRecord,
+    record: IncomingMessageRecord,
     window: () => readonly PreviewEntry[],
     contactName: (openId: string) => string | null,
   ): Promise<void>;

@@ -1,9 +1,9 @@
 import assert from "node:assert/strict";
-import type { Attachment } from "../inbound/mod.ts";
 import { at, CHAT, inbound, incoming, NOW } from "./_fixtures.ts";
 import { jsonChars, MAX_STRUCTURED_CHARS } from "./fit.ts";
 import { DOWNLOADED_COMMENT, FAILED_COMMENT, previewItem } from "./items.ts";
 import { buildPreview } from "./preview.ts";
+import type { Attachment } from "../store/mod.ts";
 
 const opts = (currentId: string | null) => ({ alias: "main", chatId: CHAT, currentId, nowMs: NOW });
 

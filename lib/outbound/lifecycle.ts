@@ -96,10 +96,10 @@ export interface EditResult {
  * The record after the operation, or `null` when nothing may be written
  * (every member failed, so the file stays byte-identical).
  */
-export function applyLifecycle(
-  record: JsonObject,
+export function applyLifecycle<T extends object>(
+  record: T,
   input: LifecycleInput & { edit?: EditResult },
-): JsonObject | null {
+): (T & JsonObject) | null {
   const ok = succeeded(input);
   if (ok.length === 0) return null;
   const lifecycle = lifecycleEntry(input);
@@ -113,8 +113,7 @@ export function applyLifecycle(
   const edit = input.edit;
   if (edit === undefined) throw new TypeError("Expected the edit result of an edit but found none");
   const removed = new Set(removedIds(input));
-  const next: JsonObject = {
-    ...record,
+  const fields: JsonObject = {
     content: structuredClone(edit.content.recordContent),
     message_type: edit.content.messageType,
     text: edit.content.previewText,
@@ -123,19 +122,18 @@ export function applyLifecycle(
     edited_message_ids: ok.filter((id) => !removed.has(id)),
     lifecycle,
   };
-  if (edit.placeholder) next.placeholder = true;
+  if (edit.placeholder) fields.placeholder = true;
   if (removed.size > 0) {
     const kept = input.outcomes.filter((o) => !o.removed).map((o) => o.messageId);
     const keptProvider = new Set(kept.map((id) => parseCompoundId(id).messageId));
-    next.message_ids = kept;
-    next.chunks = chunkRefs(kept);
-    if (Array.isArray(record.feishu_message_ids)) {
-      next.feishu_message_ids = record.feishu_message_ids.filter((p) =>
-        keptProvider.has(String(p))
-      );
+    fields.message_ids = kept;
+    fields.chunks = chunkRefs(kept);
+    const providerIds = (record as JsonObject).feishu_message_ids;
+    if (Array.isArray(providerIds)) {
+      fields.feishu_message_ids = providerIds.filter((p) => keptProvider.has(String(p)));
     }
   }
-  return next;
+  return { ...record, ...fields };
 }
 
 /** The warning of a lifecycle failure: the group may now disagree with itself. */

@@ -37,6 +37,8 @@ export interface WriteLedger {
   get(key: string): { state: "pending" | "done"; result: string | null } | null;
   begin(key: string): void;
   finish(key: string, result: string | null): void;
+  /** Drops an entry: the write it recorded was undone, so a later one may happen again. */
+  forget(key: string): void;
 }
 
 /** Options of {@link createOutbox}. */
@@ -81,7 +83,8 @@ export interface Outbox {
   delete(req: WriteTarget): Promise<void>;
   /** Adds a reaction; with `once`, at most one reaction per key ever. Returns its id. */
   react(req: WriteTarget & { emojiType: string; once?: string }): Promise<string>;
-  unreact(req: WriteTarget & { reactionId: string }): Promise<void>;
+  /** Removes a reaction; `once` names the key it was added under, which is then free again. */
+  unreact(req: WriteTarget & { reactionId: string; once?: string }): Promise<void>;
   /** The lane a route's messages go in. */
   laneOf(route: DeliveryRoute): string;
   /** Rejects waiting writes; later ones fail. */
@@ -107,7 +110,7 @@ interface PendingEdit {
  * const api = { alias: "main", appId: "cli_0000000000000000",
  *   updateMessage: (r: { content: string }) => { puts.push(r.content); return Promise.resolve(); },
  * } as unknown as FeishuApi;
- * const ledger = { get: () => null, begin() {}, finish() {} };
+ * const ledger = { get: () => null, begin() {}, finish() {}, forget() {} };
  * const outbox = createOutbox({ api, clock: new ManualClock(0), ledger });
  * const edit = (text: string) => outbox.edit({ chatId: "oc_1", messageId: "om_1", method: "PUT",
  *   body: { msg_type: "text", content: text }, coalesce: true });
@@ -231,7 +234,10 @@ export function createOutbox(options: OutboxOptions): Outbox {
         ? single(req, PRIORITY.answer, () => api.addReaction(req.messageId, req.emojiType))
         : reactOnce(req, req.once),
     unreact: (req) =>
-      single(req, PRIORITY.answer, () => api.removeReaction(req.messageId, req.reactionId)),
+      single(req, PRIORITY.answer, () => api.removeReaction(req.messageId, req.reactionId))
+        .finally(() => {
+          if (req.once !== undefined) ledger.forget(req.once);
+        }),
     laneOf,
     close: () => scheduler.close(),
   };

@@ -13,6 +13,7 @@ import {
   isoSeconds,
   toFailure,
 } from "../core/mod.ts";
+import type { SentMessageRecord } from "../store/mod.ts";
 import type { JsonObject, NormalisedContent } from "./types.ts";
 
 /** A classified error as thrown (`BridgeError`) or already rendered (`Failure`). */
@@ -171,13 +172,13 @@ export interface SentRecordInput {
 }
 
 /** The sent record of one logical message (§5.4, §3.7, §3.9). */
-export function sentRecord(input: SentRecordInput): JsonObject {
+export function sentRecord(input: SentRecordInput): SentMessageRecord {
   const ids = input.providerIds.map((p) => formatCompoundId(input.alias, input.chatId, p));
   const date = isoSeconds(input.at);
   const status = input.placeholder ? "placeholder" : input.partial ? "partial" : "sent";
-  const record: JsonObject = {
-    id: ids[0],
-    feishu_message_id: input.providerIds[0],
+  const record: SentMessageRecord = {
+    id: ids[0]!,
+    feishu_message_id: input.providerIds[0]!,
     feishu_message_ids: [...input.providerIds],
     message_ids: ids,
     chunks: chunkRefs(ids),

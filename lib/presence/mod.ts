@@ -5,8 +5,10 @@
  * reply. Every reaction goes through the account's outbox at presence
  * priority (after the chat's answers and card updates); the `OK` and `Typing`
  * of an admitted message are once-only writes keyed by its message id, so a
- * replay after a crash never adds a second one. All best-effort: failures
- * are logged, never surfaced.
+ * replay after a crash never adds a second one. A Typing's key is freed when
+ * that Typing is removed (by an answer, or as stale at start), so a message
+ * replayed after a restart shows Typing again. All best-effort: failures are
+ * logged, never surfaced.
  * @module
  */
 
@@ -71,7 +73,7 @@ export function startTyping(
       messageId: entry.messageId,
       emojiType: PRESENCE.typing,
       priority: PRIORITY.presence,
-      once: `typing:${entry.messageId}`,
+      once: typingKey(entry.messageId),
     });
     if (!deps.typing.put({ ...entry, account: alias, reactionId })) {
       // Another message of the chat won the race: drop our extra reaction.
@@ -116,6 +118,9 @@ export function markDone(deps: PresenceDeps, target: PresenceTarget): Promise<vo
     }));
 }
 
+/** The once-only key of a message's Typing; freed when that Typing is removed. */
+const typingKey = (messageId: string) => `typing:${messageId}`;
+
 function remove(
   deps: PresenceDeps,
   e: Pick<TypingEntry, "chatId" | "messageId" | "reactionId">,
@@ -126,5 +131,6 @@ function remove(
       messageId: e.messageId,
       reactionId: e.reactionId,
       priority: PRIORITY.presence,
+      once: typingKey(e.messageId),
     }));
 }

@@ -17,6 +17,7 @@ import { WriteStore } from "./writes.ts";
 import { Searcher } from "./search.ts";
 
 export * from "./records.ts";
+export * from "./record_types.ts";
 export * from "./contacts.ts";
 export * from "./identity.ts";
 export * from "./typing.ts";

@@ -5,12 +5,10 @@
  */
 
 import type { DatabaseSync, SQLInputValue } from "node:sqlite";
+import type { BridgeRecord, RecordKind } from "./record_types.ts";
 
-/** What kind of record a row holds. */
-export type RecordKind = "message" | "event" | "card_action" | "sent";
-
-/** A record as written. `record` is the full object `read` returns. */
-export interface RecordInput {
+/** The columns of a record as written, besides its kind and JSON. */
+interface RecordColumns {
   account: string;
   /** Compound id (`{alias}:{chat_id}:{message or event part}`). */
   id: string;
@@ -19,31 +17,30 @@ export interface RecordInput {
   feishuMessageId?: string | null;
   feishuEventId?: string | null;
   direction: "incoming" | "outgoing";
-  kind: RecordKind;
   status?: string | null;
   /** Feishu create time (ms); sort key, then arrival sequence. */
   createTime: number;
   /** Hidden records (resident Task Cards) are invisible to every action. */
   hidden?: boolean;
   fromOpenId?: string | null;
-  record: Record<string, unknown>;
   /** Every compound id that resolves to this record (chunks of a sent message). */
   chunkIds?: string[];
 }
 
+/** A record as written: its columns, its kind and the full object `read` returns. */
+export type RecordInput = RecordColumns & BridgeRecord;
+
 /** A record as read back. */
-export interface StoredRecord {
+export type StoredRecord = {
   seq: number;
   account: string;
   id: string;
   chatId: string;
   direction: "incoming" | "outgoing";
-  kind: RecordKind;
   status: string | null;
   createTime: number;
   isRead: boolean;
-  record: Record<string, unknown>;
-}
+} & BridgeRecord;
 
 /** One row of `check`. */
 export interface ConversationSummary {
@@ -64,7 +61,13 @@ export interface ConversationSummary {
  * if (s !== "ou_a Ann hi  {}") throw new Error(s);
  * ```
  */
-export function buildSearchText(record: Record<string, unknown>): string {
+export function buildSearchText(record: {
+  from_open_id?: unknown;
+  from_name?: unknown;
+  text?: unknown;
+  event_type?: unknown;
+  event?: unknown;
+}): string {
   const str = (v: unknown) => typeof v === "string" ? v : "";
   return [
     str(record.from_open_id),
@@ -112,7 +115,7 @@ export class RecordStore {
   update(
     account: string,
     id: string,
-    change: { record: Record<string, unknown>; status?: string | null; chunkIds?: string[] },
+    change: { record: BridgeRecord["record"]; status?: string | null; chunkIds?: string[] },
   ): boolean {
     const res = this.#db.prepare(
       `UPDATE records SET record = ?, status = ?, search_text = ?, updated_at = ?
@@ -298,10 +301,10 @@ function toStored(row: Record<string, SQLInputValue>): StoredRecord {
     id: String(row.id),
     chatId: String(row.chat_id),
     direction: row.direction as StoredRecord["direction"],
-    kind: row.kind as RecordKind,
     status: row.status === null ? null : String(row.status),
     createTime: Number(row.create_time),
     isRead: Number(row.is_read) === 1,
-    record: JSON.parse(String(row.record)),
+    // The one place a row's JSON becomes its shape: the kind column says which.
+    ...({ kind: row.kind as RecordKind, record: JSON.parse(String(row.record)) } as BridgeRecord),
   };
 }

@@ -3,6 +3,7 @@ import { join } from "node:path";
 import { DatabaseSync } from "node:sqlite";
 import { ManualClock, systemClock } from "../core/mod.ts";
 import { stateDir } from "../core/mod.ts";
+import { incomingRecord, sentRecordOf } from "./_fixtures.ts";
 import { lockWorkdir, openStore, type RecordInput } from "./mod.ts";
 
 async function withStore(
@@ -20,6 +21,7 @@ async function withStore(
 
 function msg(n: number, over: Partial<RecordInput> = {}): RecordInput {
   const id = `main:oc_1:om_${n}`;
+  // A test may pair any kind with any record; the store keeps what it is given.
   return {
     account: "main",
     id,
@@ -29,9 +31,15 @@ function msg(n: number, over: Partial<RecordInput> = {}): RecordInput {
     kind: "message",
     createTime: 1000 * n,
     fromOpenId: "ou_a",
-    record: { id, text: `hello ${n}`, from_open_id: "ou_a", from_name: null },
+    record: incomingRecord(`om_${n}`, {
+      id,
+      chat_id: "oc_1",
+      text: `hello ${n}`,
+      from_open_id: "ou_a",
+      from_name: null,
+    }),
     ...over,
-  };
+  } as RecordInput;
 }
 
 Deno.test("openStore() creates store.db in WAL mode with the current schema", () =>
@@ -79,7 +87,9 @@ Deno.test("RecordStore.insert() is idempotent per (account, id)", () =>
   withStore((s) => {
     assert.equal(s.records.insert(msg(1)), true);
     assert.equal(
-      s.records.insert(msg(1, { record: { id: "main:oc_1:om_1", text: "changed" } })),
+      s.records.insert(
+        msg(1, { record: incomingRecord("om_1", { id: "main:oc_1:om_1", text: "changed" }) }),
+      ),
       false,
     );
     assert.equal(s.records.get("main", "main:oc_1:om_1")?.record.text, "hello 1");
@@ -89,7 +99,7 @@ Deno.test("RecordStore.update() rewrites the JSON and status, keeps the other co
   withStore((s) => {
     s.records.insert(msg(1, { direction: "outgoing", kind: "sent", status: "partial" }));
     const changed = s.records.update("main", "main:oc_1:om_1", {
-      record: { id: "main:oc_1:om_1", text: "whole now", status: "sent" },
+      record: sentRecordOf("main:oc_1:om_1", { text: "whole now", status: "sent" }),
       status: "sent",
       chunkIds: ["main:oc_1:om_1", "main:oc_1:om_9"],
     });
@@ -100,7 +110,10 @@ Deno.test("RecordStore.update() rewrites the JSON and status, keeps the other co
     assert.equal(back?.record.text, "whole now");
     assert.equal(back?.createTime, 1000);
     assert.equal(back?.direction, "outgoing");
-    assert.equal(s.records.update("main", "main:oc_1:om_404", { record: {} }), false);
+    assert.equal(
+      s.records.update("main", "main:oc_1:om_404", { record: sentRecordOf("main:oc_1:om_404") }),
+      false,
+    );
   }));
 
 Deno.test("RecordStore.listChat() sorts by create time then arrival, newest first", () =>
@@ -128,7 +141,7 @@ Deno.test("RecordStore.conversations() counts totals and unread incoming records
       direction: "outgoing",
       kind: "sent",
       createTime: 9000,
-      record: { id: "main:oc_1:om_9", text: "reply" },
+      record: sentRecordOf("main:oc_1:om_9", { text: "reply" }),
       chunkIds: ["main:oc_1:om_9", "main:oc_1:om_10"],
     });
     s.records.markRead("main", ["main:oc_1:om_1", "main:oc_1:om_9"]);
@@ -194,7 +207,11 @@ Deno.test("Searcher finds incoming records newest first, case-insensitively, wit
 
 Deno.test("Searcher stops a pathological regex at its budget without stalling the event loop", () =>
   withStore(async (s) => {
-    s.records.insert(msg(1, { record: { id: "main:oc_1:om_1", text: "a".repeat(40) + "!" } }));
+    s.records.insert(
+      msg(1, {
+        record: incomingRecord("om_1", { id: "main:oc_1:om_1", text: "a".repeat(40) + "!" }),
+      }),
+    );
     const clock = new ManualClock();
     const { Searcher } = await import("./search.ts");
     const searcher = new Searcher(s.path, clock);
@@ -234,7 +251,9 @@ Deno.test("lockWorkdir() refuses a second holder and names the first", async () 
 
 Deno.test("RecordStore.chatOfFeishuMessage() finds the chat of a stored message and nothing for events", () =>
   withStore((s) => {
-    s.records.insert(msg(1, { record: { id: "main:oc_1:om_1", chat_type: "group", text: "" } }));
+    s.records.insert(msg(1, {
+      record: incomingRecord("om_1", { id: "main:oc_1:om_1", chat_type: "group", text: "" }),
+    }));
     s.records.insert({
       ...msg(2, { kind: "event", chatId: "events", id: "main:events:e2" }),
       feishuMessageId: "om_events_only",

@@ -51,6 +51,10 @@ export class WriteStore {
     ).run(account, key, result, this.#now());
   }
 
+  forget(account: string, key: string): void {
+    this.#db.prepare("DELETE FROM writes WHERE account = ? AND key = ?").run(account, key);
+  }
+
   /**
    * The ledger of one account, in the shape the outbox takes.
    *
@@ -71,11 +75,13 @@ export class WriteStore {
     get(key: string): WriteEntry | null;
     begin(key: string): void;
     finish(key: string, result: string | null): void;
+    forget(key: string): void;
   } {
     return {
       get: (key) => this.get(account, key),
       begin: (key) => this.begin(account, key),
       finish: (key, result) => this.finish(account, key, result),
+      forget: (key) => this.forget(account, key),
     };
   }
 }

@@ -7,8 +7,20 @@ import type { Clock, Logger } from "../../core/mod.ts";
 import type { ProxyEnv } from "../proxy.ts";
 import type { BackoffPolicy } from "./backoff.ts";
 
-/** A v2 event envelope exactly as Feishu sent it: `{schema, header, event}`. */
-export type RawEnvelope = Record<string, unknown>;
+/** A v2 event envelope exactly as Feishu sent it: `{schema, header, event}`; anything else is kept as-is. */
+export interface RawEnvelope {
+  schema?: string;
+  header?: {
+    event_id?: string;
+    event_type?: string;
+    create_time?: string;
+    [key: string]: unknown;
+  };
+  event?: Record<string, unknown>;
+  /** Set on envelopes rebuilt from message history (gap backfill). */
+  backfilled?: boolean;
+  [key: string]: unknown;
+}
 
 /** Where the connection stands. */
 export type LongConnectionState =

@@ -5,8 +5,7 @@
  * @module
  */
 
-/** Kinds of downloadable resources. */
-export type AttachmentType = "image" | "file" | "audio" | "video" | "sticker";
+import type { AttachmentDescriptor, AttachmentType } from "../../store/mod.ts";
 
 const ATTACHMENT_TYPES: ReadonlySet<string> = new Set([
   "image",
@@ -23,19 +22,6 @@ export interface ResourceRef {
   file_name?: string;
   duration_ms?: number;
   cover_image_key?: string;
-}
-
-/** One thing to download, in record order. */
-export interface AttachmentDescriptor {
-  type: AttachmentType;
-  file_key: string;
-  file_name?: string;
-  duration_ms?: number;
-  cover_image_key?: string;
-  /** `cover` for the poster image of a video. */
-  role?: "cover";
-  /** The video a cover belongs to. */
-  parent_file_key?: string;
 }
 
 /** Input of {@link buildDescriptors}. */

@@ -8,8 +8,9 @@
 
 import { join, resolve } from "node:path";
 import { stateDir, writeFileAtomic } from "../../core/mod.ts";
-import type { AttachmentDescriptor, AttachmentType } from "./descriptors.ts";
 import { safeFileName, uniqueName } from "./safe_name.ts";
+import type { AttachmentDescriptor, AttachmentType } from "../../store/mod.ts";
+import type { Attachment, AttachmentSummary } from "../../store/mod.ts";
 
 /** Longest recorded download error, in code points. */
 export const MAX_ERROR_CHARS = 200;
@@ -30,29 +31,6 @@ export type DownloadResource = (
   apiType: ResourceApiType,
 ) => Promise<DownloadedResource>;
 
-/** A descriptor after its download. */
-export type Attachment =
-  & AttachmentDescriptor
-  & (
-    | { status: "downloaded"; filename: string; path: string; size: number }
-    | { status: "failed"; error: string }
-  )
-  & {
-    /** Set by the transcription stage on audio attachments. */
-    transcription_status?: "completed" | "failed" | "skipped";
-    transcription_error?: string;
-  };
-
-/** The legacy one-attachment summary of a record (`media`). */
-export interface MediaSummary {
-  type: AttachmentType;
-  filename?: string;
-  path?: string;
-  size?: number;
-  file_key?: string;
-  download_error?: string;
-}
-
 /** Options of {@link downloadAttachments}. */
 export interface DownloadOptions {
   /** Feishu message id the resources belong to. */
@@ -67,7 +45,7 @@ export interface DownloadOptions {
 /** Result of {@link downloadAttachments}. */
 export interface DownloadResult {
   attachments: Attachment[];
-  media: MediaSummary | null;
+  media: AttachmentSummary | null;
 }
 
 /**
@@ -181,10 +159,10 @@ export function errorText(err: unknown): string {
  * );
  * ```
  */
-export function mediaSummary(attachments: readonly Attachment[]): MediaSummary | null {
+export function mediaSummary(attachments: readonly Attachment[]): AttachmentSummary | null {
   const a = attachments.find((x) => x.role !== "cover") ?? attachments[0];
   if (!a) return null;
-  const summary: MediaSummary = { type: a.type };
+  const summary: AttachmentSummary = { type: a.type };
   if (a.status === "downloaded") {
     summary.filename = a.filename;
     summary.path = a.path;

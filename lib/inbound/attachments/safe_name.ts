@@ -6,7 +6,7 @@
  */
 
 import { codePointLength, utf8Length } from "../../core/mod.ts";
-import type { AttachmentType } from "./descriptors.ts";
+import type { AttachmentType } from "../../store/mod.ts";
 
 /** Longest name in code points. */
 export const MAX_NAME_CHARS = 180;

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { BOT_OPEN_ID, mention, receiveEnvelope } from "../_fixtures.ts";
 import { normaliseMessage } from "./normalise.ts";
-import type { MessageContent } from "./types.ts";
+import type { MessageContent } from "../../store/mod.ts";
 
 const ctx = { alias: "main", botOpenId: BOT_OPEN_ID, nowMs: 1785748503000 };
 

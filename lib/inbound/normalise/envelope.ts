@@ -6,22 +6,8 @@
  * @module
  */
 
-import { asArray, asObject, asText, type JsonObject } from "./_json.ts";
-
-/** A raw event envelope: `{schema, header, event}`; anything else is kept as-is. */
-export interface RawEnvelope {
-  schema?: string;
-  header?: {
-    event_id?: string;
-    event_type?: string;
-    create_time?: string;
-    [key: string]: unknown;
-  };
-  event?: JsonObject;
-  /** Set by {@link envelopeFromHistoryItem} on envelopes rebuilt from message history. */
-  backfilled?: boolean;
-  [key: string]: unknown;
-}
+import { asArray, asObject, asText } from "./_json.ts";
+import type { RawEnvelope } from "../../feishu/mod.ts";
 
 /** The chat kinds a record may carry. */
 export type ChatType = "p2p" | "group" | "topic" | "unknown";

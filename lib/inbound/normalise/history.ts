@@ -8,7 +8,7 @@
  */
 
 import { asArray, asObject, asText, type JsonObject } from "./_json.ts";
-import type { RawEnvelope } from "./envelope.ts";
+import type { RawEnvelope } from "../../feishu/mod.ts";
 
 const ID_KINDS = new Set(["open_id", "user_id", "union_id", "app_id"]);
 

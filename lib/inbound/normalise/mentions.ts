@@ -7,7 +7,7 @@
  */
 
 import { isMentionAll, type RawMention } from "./envelope.ts";
-import type { Mention } from "./types.ts";
+import type { Mention } from "../../store/mod.ts";
 
 /** Input of {@link MentionTable}. */
 export interface MentionTableOptions {

@@ -10,14 +10,19 @@
  */
 
 import { formatCompoundId, isoSeconds } from "../../core/mod.ts";
-import { type AttachmentDescriptor, buildDescriptors } from "../attachments/mod.ts";
+import { buildDescriptors } from "../attachments/mod.ts";
 import { parseJson } from "./_json.ts";
 import { epochSeconds } from "./_format.ts";
 import { tidyBodyText } from "./_whitespace.ts";
-import { type RawEnvelope, readMessage } from "./envelope.ts";
+import { readMessage } from "./envelope.ts";
 import { MentionTable } from "./mentions.ts";
 import { convertContent } from "./registry.ts";
-import type { InboundRecord, MessageContent } from "./types.ts";
+import type {
+  AttachmentDescriptor,
+  IncomingMessageRecord,
+  MessageContent,
+} from "../../store/mod.ts";
+import type { RawEnvelope } from "../../feishu/mod.ts";
 
 /** A message this late (or backfilled) is flagged with `delayed_seconds`. */
 export const DELAYED_AFTER_SECONDS = 30 * 60;
@@ -36,7 +41,7 @@ export interface NormaliseContext {
 
 /** The record and what the next stages need. */
 export interface NormalisedMessage {
-  record: InboundRecord;
+  record: IncomingMessageRecord;
   /** The attachments to download, in record order. */
   descriptors: AttachmentDescriptor[];
   /** Set when the registered converter threw and the fallback was used. */
@@ -83,7 +88,7 @@ export function normaliseMessage(
   const content = resolveContent(conversion.content, table);
   const createdSeconds = epochSeconds(m.createTime);
   const dateMs = createdSeconds !== undefined ? createdSeconds * 1000 : ctx.nowMs;
-  const record: InboundRecord = {
+  const record: IncomingMessageRecord = {
     id: formatCompoundId(ctx.alias, m.chatId, m.messageId),
     feishu_message_id: m.messageId,
     chat_id: m.chatId,

@@ -28,7 +28,6 @@ export {
   type TranscribeRequest,
   type TranscriptionResult,
 } from "./transcriber.ts";
-export type { TranscriptSegment, VoiceTranscript } from "./output.ts";
 export { INPUT_PLACEHOLDER, WAV_PLACEHOLDER } from "./run.ts";
 export {
   createOpusDecoder,

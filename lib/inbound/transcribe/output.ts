@@ -8,23 +8,7 @@
  */
 
 import { truncateCodePoints } from "../../core/mod.ts";
-
-/** One timed piece of a transcript (seconds, rounded to 0.01). */
-export interface TranscriptSegment {
-  start: number;
-  end: number;
-  text: string;
-}
-
-/** The stored transcript of a voice message (the record's `voice_transcript`). */
-export interface VoiceTranscript {
-  text: string;
-  /** Detected language code, or null when the transcriber did not say. */
-  language: string | null;
-  /** Audio length in seconds (rounded to 0.01), or null when unknown. */
-  duration: number | null;
-  segments: TranscriptSegment[];
-}
+import type { TranscriptSegment, VoiceTranscript } from "../../store/mod.ts";
 
 /** The result of {@link parseTranscriberOutput}. */
 export type ParsedOutput =

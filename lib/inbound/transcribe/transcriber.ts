@@ -10,8 +10,9 @@ import { basename, extname, resolve } from "node:path";
 import type { Clock, Logger } from "../../core/mod.ts";
 import { createOpusDecoder, type OpusDecoder } from "./decode.ts";
 import type { DecodedWav } from "./decoded.ts";
-import { boundError, parseTranscriberOutput, type VoiceTranscript } from "./output.ts";
+import { boundError, parseTranscriberOutput } from "./output.ts";
 import { commandError, expandArgv, runCommand, usesWav } from "./run.ts";
+import type { VoiceTranscript } from "../../store/mod.ts";
 
 /** The exact error recorded when no transcriber is configured; the audio file stays attached. */
 export const NO_TRANSCRIBER_ERROR = "no transcriber configured";
