@@ -130,3 +130,5 @@ export type StickerContent = z.output<typeof StickerContentSchema>;
 export type EditableContent = z.output<typeof EditableContentSchema>;
 /** Any outbound content value. */
 export type OutboundContent = z.output<typeof OutboundContentSchema>;
+/** Media content: the branches whose bytes come from a `source`. */
+export type MediaContent = ImageContent | FileContent | AudioContent | VideoContent;

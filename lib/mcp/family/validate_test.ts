@@ -19,7 +19,7 @@ const SEND = { receive_id: "ou_x" };
 const KEY = { type: "key", key: "img_1" };
 
 const rejected: [string, unknown, Want][] = [
-  // §1.8.4 step 1, and its precedence over every later step
+  // step 1 (an unknown root key), and its precedence over every later step
   ["a root `_reasoning` key", call("check", {}, { _reasoning: "x" }), UNSUPPORTED],
   ["an unknown root key", call("check", {}, { unknown: 1 }), UNSUPPORTED],
   ["an unknown root key before a bad action, input and reasoning", {
@@ -71,7 +71,7 @@ const rejected: [string, unknown, Want][] = [
   ["a null summarize", call("check", {}, { summarize: null }), SUMMARIZE],
   ["a numeric summarize", call("check", {}, { summarize: 1 }), SUMMARIZE],
   ["a bad summarize before a bad input", call("send", {}, { summarize: "yes" }), SUMMARIZE],
-  // step 6: closed inputs and cross-branch keys (§10.1)
+  // step 6: closed inputs and cross-branch keys
   ["accounts with a receive_id", call("accounts", { receive_id: "ou_x" }), INPUT],
   ["check with a `__proto__` key from JSON", call("check", JSON.parse('{"__proto__":{}}')), INPUT],
   ["check with a `constructor` key", call("check", { constructor: "x" }), INPUT],
@@ -175,6 +175,83 @@ const rejected: [string, unknown, Want][] = [
     }),
     INPUT,
   ],
+  ["send with string content", call("send", { ...SEND, content: "hi" }), INPUT],
+  ["send with a numeric content type", call("send", { ...SEND, content: { type: 5 } }), INPUT],
+  [
+    "send with text content carrying an extra key",
+    call("send", { ...SEND, content: { type: "text", text: "a", bold: true } }),
+    INPUT,
+  ],
+  [
+    "send with empty markdown",
+    call("send", { ...SEND, content: { type: "markdown", markdown: "" } }),
+    INPUT,
+  ],
+  [
+    "send with a post that is an array",
+    call("send", { ...SEND, content: { type: "post", post: [1] } }),
+    INPUT,
+  ],
+  [
+    "send with card content carrying an extra key",
+    call("send", { ...SEND, content: { type: "card", card: { schema: "2.0", body: {} }, x: 1 } }),
+    INPUT,
+  ],
+  [
+    "send with an image without a source",
+    call("send", { ...SEND, content: { type: "image" } }),
+    INPUT,
+  ],
+  [
+    "send with an image carrying file_name",
+    call("send", { ...SEND, content: { type: "image", source: KEY, file_name: "a.png" } }),
+    INPUT,
+  ],
+  [
+    "send with a path source without its path",
+    call("send", { ...SEND, content: { type: "image", source: { type: "path" } } }),
+    INPUT,
+  ],
+  [
+    "send with a key source carrying an extra key",
+    call("send", { ...SEND, content: { type: "file", source: { ...KEY, x: 1 } } }),
+    INPUT,
+  ],
+  [
+    "send with a url source type",
+    call("send", { ...SEND, content: { type: "file", source: { type: "url", url: "https://x" } } }),
+    INPUT,
+  ],
+  [
+    "send with an empty path",
+    call("send", { ...SEND, content: { type: "image", source: { type: "path", path: "" } } }),
+    INPUT,
+  ],
+  [
+    "send with an empty key",
+    call("send", { ...SEND, content: { type: "image", source: { type: "key", key: "" } } }),
+    INPUT,
+  ],
+  [
+    "send with a numeric caption",
+    call("send", { ...SEND, content: { type: "image", source: KEY, caption: 3 } }),
+    INPUT,
+  ],
+  [
+    "send with an empty share_chat chat_id",
+    call("send", { ...SEND, content: { type: "share_chat", chat_id: "" } }),
+    INPUT,
+  ],
+  [
+    "send with share_user content carrying an extra key",
+    call("send", { ...SEND, content: { type: "share_user", user_id: "ou_1", x: 1 } }),
+    INPUT,
+  ],
+  [
+    "send with an empty sticker file_key",
+    call("send", { ...SEND, content: { type: "sticker", file_key: "" } }),
+    INPUT,
+  ],
   [
     "send with an unknown receive_id_type",
     call("send", {
@@ -237,6 +314,11 @@ const rejected: [string, unknown, Want][] = [
     }),
     INPUT,
   ],
+  [
+    "edit with an unknown content type",
+    call("edit", { message_id: "a:b:c", content: { type: "gif" } }),
+    INPUT,
+  ],
   ["read with a negative limit", call("read", { chat_id: "oc_1", limit: -1 }), INPUT],
   ["read with a fractional limit", call("read", { chat_id: "oc_1", limit: 1.5 }), INPUT],
   ["read with a string limit", call("read", { chat_id: "oc_1", limit: "10" }), INPUT],
@@ -254,7 +336,7 @@ const rejected: [string, unknown, Want][] = [
     }),
     INPUT,
   ],
-  // step 7: the react pairing (§10.2)
+  // step 7: the react pairing
   ["react add without emoji_type", call("react", { message_id: "m", operation: "add" }), INPUT],
   [
     "react remove without reaction_id",
