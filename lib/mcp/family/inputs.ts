@@ -144,10 +144,6 @@ export type ContactsInput = ActionInput<"contacts">;
 export type AddContactInput = ActionInput<"add_contact">;
 /** `remove_contact` input. */
 export type RemoveContactInput = ActionInput<"remove_contact">;
-/** `accounts` input. */
-export type AccountsInput = ActionInput<"accounts">;
-/** `manual` input. */
-export type ManualInput = ActionInput<"manual">;
 
 /** A call that passed validation: the action and its own input, nothing else. */
 export type ValidatedCall = { [A in FeishuAction]: { action: A; input: ActionInput<A> } }[
