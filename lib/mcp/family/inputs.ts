@@ -1,5 +1,5 @@
 /**
- * zod schemas and TypeScript types of every action input (spec §1.8.3, §2).
+ * zod schemas and TypeScript types of every action input.
  * Every object is strict; "exactly one of" rules and the `react` pairing are
  * unions of closed objects, so these accept exactly what the published JSON
  * Schema accepts (a property test holds them to it).
