@@ -15,7 +15,7 @@ import { BridgeError } from "../core/mod.ts";
 import type { OutboundContent } from "../mcp/family/mod.ts";
 import { type MediaContext, normaliseMedia } from "./_media.ts";
 import { cardPreview, postPreview } from "./preview.ts";
-import type { NormalisedContent } from "./types.ts";
+import type { JsonObject, NormalisedContent } from "./types.ts";
 
 /**
  * The two mutually exclusive inputs of `send`, `reply` and `edit`, as the
@@ -69,24 +69,10 @@ export async function normaliseOutbound(
       return inline("text", content.text);
     case "markdown":
       return inline("markdown", content.markdown);
-    case "post": {
-      const post = structuredClone(content.post);
-      return {
-        type: "post",
-        recordContent: { type: "post", post },
-        previewText: postPreview(post),
-        messageType: "post",
-      };
-    }
-    case "card": {
-      const card = structuredClone(content.card);
-      return {
-        type: "card",
-        recordContent: { type: "card", card },
-        previewText: cardPreview(card),
-        messageType: "interactive",
-      };
-    }
+    case "post":
+      return bodyContent("post", content.post, postPreview, "post");
+    case "card":
+      return bodyContent("card", content.card, cardPreview, "interactive");
     case "image":
     case "file":
     case "audio":
@@ -111,6 +97,17 @@ function inline(type: "text" | "markdown", value: string): NormalisedContent {
     previewText: value,
     messageType: type === "text" ? "text" : "post",
   };
+}
+
+/** A post or card: a copy of the body, so later changes to the input do not leak. */
+function bodyContent<T extends JsonObject>(
+  type: "post" | "card",
+  body: T,
+  preview: (copy: T) => string,
+  messageType: string,
+): NormalisedContent {
+  const copy = structuredClone(body);
+  return { type, recordContent: { type, [type]: copy }, previewText: preview(copy), messageType };
 }
 
 function share(type: keyof typeof SHARES, field: Record<string, string>): NormalisedContent {

@@ -42,12 +42,16 @@ export const MarkdownContentSchema = z.strictObject({
 export const PostContentSchema = z.strictObject({ type: z.literal("post"), post: PostBodySchema });
 /** `{type:"card", card}` (zod). */
 export const CardContentSchema = z.strictObject({ type: z.literal("card"), card: CardBodySchema });
+/** A media branch with an optional caption (image, video). */
+const captionedMedia = <T extends "image" | "video">(type: T) =>
+  z.strictObject({
+    type: z.literal(type),
+    source: MediaSourceSchema,
+    caption: z.string().optional(),
+  });
+
 /** `{type:"image", source, caption?}` (zod). */
-export const ImageContentSchema = z.strictObject({
-  type: z.literal("image"),
-  source: MediaSourceSchema,
-  caption: z.string().optional(),
-});
+export const ImageContentSchema = captionedMedia("image");
 /** `{type:"file", source, file_name?}` (zod). */
 export const FileContentSchema = z.strictObject({
   type: z.literal("file"),
@@ -60,11 +64,7 @@ export const AudioContentSchema = z.strictObject({
   source: MediaSourceSchema,
 });
 /** `{type:"video", source, caption?}` (zod). */
-export const VideoContentSchema = z.strictObject({
-  type: z.literal("video"),
-  source: MediaSourceSchema,
-  caption: z.string().optional(),
-});
+export const VideoContentSchema = captionedMedia("video");
 /** `{type:"share_chat", chat_id}` (zod). */
 export const ShareChatContentSchema = z.strictObject({
   type: z.literal("share_chat"),
