@@ -175,83 +175,6 @@ const rejected: [string, unknown, Want][] = [
     }),
     INPUT,
   ],
-  ["send with string content", call("send", { ...SEND, content: "hi" }), INPUT],
-  ["send with a numeric content type", call("send", { ...SEND, content: { type: 5 } }), INPUT],
-  [
-    "send with text content carrying an extra key",
-    call("send", { ...SEND, content: { type: "text", text: "a", bold: true } }),
-    INPUT,
-  ],
-  [
-    "send with empty markdown",
-    call("send", { ...SEND, content: { type: "markdown", markdown: "" } }),
-    INPUT,
-  ],
-  [
-    "send with a post that is an array",
-    call("send", { ...SEND, content: { type: "post", post: [1] } }),
-    INPUT,
-  ],
-  [
-    "send with card content carrying an extra key",
-    call("send", { ...SEND, content: { type: "card", card: { schema: "2.0", body: {} }, x: 1 } }),
-    INPUT,
-  ],
-  [
-    "send with an image without a source",
-    call("send", { ...SEND, content: { type: "image" } }),
-    INPUT,
-  ],
-  [
-    "send with an image carrying file_name",
-    call("send", { ...SEND, content: { type: "image", source: KEY, file_name: "a.png" } }),
-    INPUT,
-  ],
-  [
-    "send with a path source without its path",
-    call("send", { ...SEND, content: { type: "image", source: { type: "path" } } }),
-    INPUT,
-  ],
-  [
-    "send with a key source carrying an extra key",
-    call("send", { ...SEND, content: { type: "file", source: { ...KEY, x: 1 } } }),
-    INPUT,
-  ],
-  [
-    "send with a url source type",
-    call("send", { ...SEND, content: { type: "file", source: { type: "url", url: "https://x" } } }),
-    INPUT,
-  ],
-  [
-    "send with an empty path",
-    call("send", { ...SEND, content: { type: "image", source: { type: "path", path: "" } } }),
-    INPUT,
-  ],
-  [
-    "send with an empty key",
-    call("send", { ...SEND, content: { type: "image", source: { type: "key", key: "" } } }),
-    INPUT,
-  ],
-  [
-    "send with a numeric caption",
-    call("send", { ...SEND, content: { type: "image", source: KEY, caption: 3 } }),
-    INPUT,
-  ],
-  [
-    "send with an empty share_chat chat_id",
-    call("send", { ...SEND, content: { type: "share_chat", chat_id: "" } }),
-    INPUT,
-  ],
-  [
-    "send with share_user content carrying an extra key",
-    call("send", { ...SEND, content: { type: "share_user", user_id: "ou_1", x: 1 } }),
-    INPUT,
-  ],
-  [
-    "send with an empty sticker file_key",
-    call("send", { ...SEND, content: { type: "sticker", file_key: "" } }),
-    INPUT,
-  ],
   [
     "send with an unknown receive_id_type",
     call("send", {
@@ -312,11 +235,6 @@ const rejected: [string, unknown, Want][] = [
       message_id: "a:b:c",
       content: { type: "image", source: KEY },
     }),
-    INPUT,
-  ],
-  [
-    "edit with an unknown content type",
-    call("edit", { message_id: "a:b:c", content: { type: "gif" } }),
     INPUT,
   ],
   ["read with a negative limit", call("read", { chat_id: "oc_1", limit: -1 }), INPUT],
