@@ -5,18 +5,7 @@
  * @module
  */
 
-import {
-  CallToolRequestSchema,
-  ErrorCode,
-  ListResourcesRequestSchema,
-  ListToolsRequestSchema,
-  McpError,
-  ReadResourceRequestSchema,
-  Server,
-  SubscribeRequestSchema,
-  type Transport,
-  UnsubscribeRequestSchema,
-} from "./_sdk.ts";
+import * as sdk from "./_sdk.ts";
 import { feishuTool } from "./family/tool.ts";
 
 /** One listed resource. */
@@ -41,7 +30,7 @@ export interface McpApp {
 
 /** A running MCP server. */
 export interface McpHandle {
-  connect(transport: Transport): Promise<void>;
+  connect(transport: sdk.Transport): Promise<void>;
   /** Pushes an inbound chat event to a Claude Code channel client. */
   notifyChannel(params: { content: string; meta: Record<string, string> }): Promise<void>;
   /** Tells subscribers that a resource changed. */
@@ -51,7 +40,7 @@ export interface McpHandle {
   closed: Promise<void>;
 }
 
-/** Whether a payload is a failure (spec §1.7 `isError` rule). */
+/** Whether a payload is a failure, which the tool result marks `isError`. */
 export function isErrorPayload(p: Record<string, unknown>): boolean {
   return p.status === "error" || p.status === "failed" || ("error" in p && !("status" in p));
 }
@@ -63,7 +52,7 @@ export function createMcpServer(
   app: McpApp,
   hooks: { onToolsListed?: () => void } = {},
 ): McpHandle {
-  const server = new Server(
+  const server = new sdk.Server(
     { name: app.name, version: app.version },
     {
       capabilities: {
@@ -80,7 +69,7 @@ export function createMcpServer(
   const closed = new Promise<void>((r) => (resolveClosed = r));
   server.onclose = () => resolveClosed();
 
-  server.setRequestHandler(ListToolsRequestSchema, () => {
+  server.setRequestHandler(sdk.ListToolsRequestSchema, () => {
     // Let the response go out first, then tell the host (it loads heavy modules).
     if (hooks.onToolsListed) queueMicrotask(hooks.onToolsListed);
     return {
@@ -88,9 +77,9 @@ export function createMcpServer(
     };
   });
 
-  server.setRequestHandler(CallToolRequestSchema, async (req) => {
+  server.setRequestHandler(sdk.CallToolRequestSchema, async (req) => {
     if (req.params.name !== tool.name) {
-      throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${req.params.name}`, {
+      throw new sdk.McpError(sdk.ErrorCode.InvalidParams, `Unknown tool: ${req.params.name}`, {
         requested: req.params.name,
       });
     }
@@ -102,20 +91,25 @@ export function createMcpServer(
     };
   });
 
-  server.setRequestHandler(ListResourcesRequestSchema, () => ({ resources: app.listResources() }));
+  server.setRequestHandler(
+    sdk.ListResourcesRequestSchema,
+    () => ({ resources: app.listResources() }),
+  );
 
-  server.setRequestHandler(ReadResourceRequestSchema, async (req) => {
+  server.setRequestHandler(sdk.ReadResourceRequestSchema, async (req) => {
     const uri = req.params.uri.replace(/\/+$/, "");
     const res = await app.readResource(uri);
-    if (!res) throw new McpError(ErrorCode.InvalidParams, `Unknown resource: ${uri}`, { uri });
+    if (!res) {
+      throw new sdk.McpError(sdk.ErrorCode.InvalidParams, `Unknown resource: ${uri}`, { uri });
+    }
     return { contents: [{ uri, mimeType: res.mimeType, text: res.text }] };
   });
 
-  server.setRequestHandler(SubscribeRequestSchema, (req) => {
+  server.setRequestHandler(sdk.SubscribeRequestSchema, (req) => {
     subscriptions.add(req.params.uri.replace(/\/+$/, ""));
     return {};
   });
-  server.setRequestHandler(UnsubscribeRequestSchema, (req) => {
+  server.setRequestHandler(sdk.UnsubscribeRequestSchema, (req) => {
     subscriptions.delete(req.params.uri.replace(/\/+$/, ""));
     return {};
   });

@@ -1,23 +1,19 @@
 /**
- * Validation of media content (image, file, audio, video) and of
- * local paths: absolute, not a URL, inside `media_roots` after resolving
- * symlinks, and a readable regular file. A `key` source is used verbatim and is
- * never treated as a path, even when it looks like one.
+ * Normalisation of media content (image, file, audio, video). The content's
+ * shape was settled by the tool's zod schema; what is checked here is what the
+ * schema does not say about a source: neither a path nor a key may be a URL,
+ * and a path must be absolute, inside `media_roots` after resolving symlinks,
+ * and a readable regular file. A `key` source is used verbatim and is never
+ * treated as a path.
  * @module
  */
 
 import { isAbsolute, relative } from "node:path";
 import { BridgeError } from "../core/mod.ts";
+import type { MediaContent, MediaSource } from "../mcp/family/mod.ts";
 import type { MediaFs } from "./media_fs.ts";
 import { mediaFileName, mediaPreview, mediaSummary } from "./preview.ts";
-import type { JsonObject, MediaSource, MediaType, NormalisedContent } from "./types.ts";
-
-const FIELDS: Record<MediaType, readonly string[]> = {
-  image: ["type", "source", "caption"],
-  file: ["type", "source", "file_name"],
-  audio: ["type", "source"],
-  video: ["type", "source", "caption"],
-};
+import type { NormalisedContent } from "./types.ts";
 
 const UPLOAD_TYPE = { image: "image", file: "stream", audio: "opus", video: "mp4" } as const;
 
@@ -31,31 +27,21 @@ export interface MediaContext {
   fs?: MediaFs;
 }
 
-/** Checks one media content object and plans its upload. */
+/** Checks the source of one media content value and plans its upload. */
 export async function normaliseMedia(
-  type: MediaType,
-  content: JsonObject,
+  content: MediaContent,
   context: MediaContext,
 ): Promise<NormalisedContent> {
-  const keys = Object.keys(content);
-  if (!("source" in content) || keys.some((k) => !FIELDS[type].includes(k))) {
-    throw invalid(`invalid ${type} content fields`);
-  }
-  const source = checkSource(content.source);
-  const caption = content.caption;
-  if (caption !== undefined && typeof caption !== "string") {
-    throw invalid("content.caption must be a string");
-  }
-  const fileName = content.file_name;
-  if (fileName !== undefined && (typeof fileName !== "string" || fileName === "")) {
-    throw invalid("content.file_name must be a non-empty string");
-  }
+  const { type, source } = content;
+  checkSource(source);
+  const caption = "caption" in content ? content.caption : undefined;
+  const fileName = "file_name" in content ? content.file_name : undefined;
   const captioned = caption !== undefined && caption.trim() !== "";
   const size = source.type === "path" ? await checkPath(source.path, context) : undefined;
   const name = mediaFileName(source, fileName);
   const result: NormalisedContent = {
     type,
-    recordContent: structuredClone(content) as NormalisedContent["recordContent"],
+    recordContent: structuredClone(content),
     previewText: mediaPreview({ type, source, caption, fileName }),
     messageType: captioned && (type === "image" || type === "video") ? "post" : type,
     media: { type, source: { ...source } },
@@ -68,20 +54,12 @@ export async function normaliseMedia(
   return result;
 }
 
-function checkSource(value: unknown): MediaSource {
-  const strict = typeof value === "object" && value !== null && !Array.isArray(value) &&
-    Object.keys(value).length === 2;
-  const v = value as JsonObject;
-  const kind = strict ? v.type : undefined;
-  if (!(kind === "path" && "path" in v) && !(kind === "key" && "key" in v)) {
-    throw invalid("content.source must be one strict path or key value");
-  }
-  const raw = kind === "path" ? v.path : v.key;
-  if (typeof raw !== "string" || raw === "") throw invalid(`content.source.${kind} is required`);
+function checkSource(source: MediaSource): void {
+  const raw = source.type === "path" ? source.path : source.key;
   if (/^https?:\/\//i.test(raw)) throw invalid("content.source does not support URLs");
-  if (kind === "key") return { type: "key", key: raw };
-  if (!isAbsolute(raw)) throw invalid("content.source.path must be absolute");
-  return { type: "path", path: raw };
+  if (source.type === "path" && !isAbsolute(raw)) {
+    throw invalid("content.source.path must be absolute");
+  }
 }
 
 /** Whether `path` lies strictly inside `root` (both already real paths). */

@@ -1,55 +1,50 @@
 /**
- * Normalisation of outbound `text` / `content` (spec §3.1): the first step of
- * `send`, `reply` and `edit`, before any I/O. Every rejection is an
- * `INVALID_ARGUMENT` `BridgeError` with the spec's message.
+ * Normalisation of outbound `text` / `content`: the first step of `send`,
+ * `reply` and `edit`, before any I/O.
+ *
+ * The input is what the tool's zod schemas (`lib/mcp/family`) accepted, so its
+ * shape, required keys and types are already settled (and `edit` content is
+ * already one of the editable types). What is left here is what the schemas
+ * do not say: a legacy `text` must not be empty, and a media source must not
+ * be a URL and, for a path, must name a readable file inside `media_roots`.
+ * Every rejection is an `INVALID_ARGUMENT` `BridgeError`.
  * @module
  */
 
 import { BridgeError } from "../core/mod.ts";
+import type { OutboundContent } from "../mcp/family/mod.ts";
 import { type MediaContext, normaliseMedia } from "./_media.ts";
 import { cardPreview, postPreview } from "./preview.ts";
-import {
-  type ContentType,
-  EDITABLE_TYPES,
-  type JsonObject,
-  type NormalisedContent,
-} from "./types.ts";
+import type { JsonObject, NormalisedContent } from "./types.ts";
 
-/** The two mutually exclusive inputs of `send`, `reply` and `edit`. */
+/**
+ * The two mutually exclusive inputs of `send`, `reply` and `edit`, as the
+ * tool's input schema accepted them: `content` when present, else `text`.
+ */
 export interface OutboundInput {
-  text?: unknown;
-  content?: unknown;
+  text?: string;
+  content?: OutboundContent;
 }
 
 /** Options of {@link normaliseOutbound}. */
 export interface NormaliseOptions extends MediaContext {
-  /** `edit` accepts only text, markdown, post and card (default `send`). */
+  /**
+   * The action the content is for (default `send`). `edit` content is already
+   * limited to text, markdown, post and card by the `edit` input schema.
+   */
   mode?: "send" | "edit";
 }
 
-function invalid(message: string): BridgeError {
-  return new BridgeError("INVALID_ARGUMENT", message);
-}
-
-function isObject(v: unknown): v is JsonObject {
-  return typeof v === "object" && v !== null && !Array.isArray(v);
-}
-
-function hasExactly(o: JsonObject, keys: readonly string[]): boolean {
-  const own = Object.keys(o);
-  return own.length === keys.length && keys.every((k) => own.includes(k));
-}
-
 const SHARES = {
-  share_chat: { field: "chat_id", preview: "[shared chat]" },
-  share_user: { field: "user_id", preview: "[shared user]" },
-  sticker: { field: "file_key", preview: "[sticker]" },
+  share_chat: "[shared chat]",
+  share_user: "[shared user]",
+  sticker: "[sticker]",
 } as const;
 
 /**
- * Validates `text` or `content` and returns what the record stores and what
- * the materialiser sends. Media paths are checked through `options.fs`
- * against `options.mediaRoots`.
+ * Normalises `text` or `content` into what the record stores and what the
+ * materialiser sends. Media paths are checked through `options.fs` against
+ * `options.mediaRoots`.
  *
  * @example Legacy text
  * ```ts
@@ -62,53 +57,40 @@ export async function normaliseOutbound(
   input: OutboundInput,
   options: NormaliseOptions = {},
 ): Promise<NormalisedContent> {
-  const hasText = input.text !== undefined && input.text !== null;
-  const hasContent = input.content !== undefined && input.content !== null;
-  if (hasText === hasContent) throw invalid("exactly one of text or content is required");
-  if (hasText) {
-    if (typeof input.text !== "string" || input.text === "") throw invalid("text is required");
-    return {
-      type: "text",
-      recordContent: { type: "text", text: input.text },
-      previewText: input.text,
-      messageType: "text",
-    };
-  }
   const content = input.content;
-  if (!isObject(content)) throw invalid("content must be one strict supported outbound value");
-  const type = content.type;
-  if (typeof type !== "string") throw invalid("content.type must be a supported outbound type");
-  if (options.mode === "edit" && !EDITABLE_TYPES.includes(type as ContentType)) {
-    throw invalid("edit only supports text, markdown, post, or card content");
+  if (content === undefined) {
+    // The schema lets a legacy `text` be any string; an empty one sends nothing.
+    const text = input.text ?? "";
+    if (text === "") throw new BridgeError("INVALID_ARGUMENT", "text is required");
+    return inline("text", text);
   }
-  switch (type) {
+  switch (content.type) {
     case "text":
+      return inline("text", content.text);
     case "markdown":
-      return inline(type, content);
+      return inline("markdown", content.markdown);
     case "post":
-      return post(content);
+      return bodyContent("post", content.post, postPreview, "post");
     case "card":
-      return card(content);
+      return bodyContent("card", content.card, cardPreview, "interactive");
     case "image":
     case "file":
     case "audio":
     case "video":
-      return await normaliseMedia(type, content, options);
+      return await normaliseMedia(content, options);
     case "share_chat":
+      return share("share_chat", { chat_id: content.chat_id });
     case "share_user":
+      return share("share_user", { user_id: content.user_id });
     case "sticker":
-      return share(type, content);
-    default:
-      throw invalid("content must be one strict supported outbound value");
+      return {
+        ...share("sticker", { file_key: content.file_key }),
+        mediaSummary: { type: "sticker" },
+      };
   }
 }
 
-function inline(type: "text" | "markdown", content: JsonObject): NormalisedContent {
-  if (!hasExactly(content, ["type", type])) {
-    throw invalid("content must be one strict text, markdown, or post value");
-  }
-  const value = content[type];
-  if (typeof value !== "string" || value === "") throw invalid(`content.${type} is required`);
+function inline(type: "text" | "markdown", value: string): NormalisedContent {
   return {
     type,
     recordContent: { type, [type]: value },
@@ -117,53 +99,22 @@ function inline(type: "text" | "markdown", content: JsonObject): NormalisedConte
   };
 }
 
-function post(content: JsonObject): NormalisedContent {
-  if (!hasExactly(content, ["type", "post"])) {
-    throw invalid("content must be one strict text, markdown, or post value");
-  }
-  const value = content.post;
-  if (!isObject(value) || Object.keys(value).length === 0) {
-    throw invalid("content.post must be a non-empty object");
-  }
-  const copy = structuredClone(value);
-  return {
-    type: "post",
-    recordContent: { type: "post", post: copy },
-    previewText: postPreview(copy),
-    messageType: "post",
-  };
+/** A post or card: a copy of the body, so later changes to the input do not leak. */
+function bodyContent<T extends JsonObject>(
+  type: "post" | "card",
+  body: T,
+  preview: (copy: T) => string,
+  messageType: string,
+): NormalisedContent {
+  const copy = structuredClone(body);
+  return { type, recordContent: { type, [type]: copy }, previewText: preview(copy), messageType };
 }
 
-function card(content: JsonObject): NormalisedContent {
-  if (!hasExactly(content, ["type", "card"])) {
-    throw invalid("content must be one strict card value");
-  }
-  const value = content.card;
-  if (!isObject(value) || value.schema !== "2.0" || Object.keys(value).length < 2) {
-    throw invalid("content.card must be a non-empty schema 2.0 card");
-  }
-  const copy = structuredClone(value);
+function share(type: keyof typeof SHARES, field: Record<string, string>): NormalisedContent {
   return {
-    type: "card",
-    recordContent: { type: "card", card: copy },
-    previewText: cardPreview(copy),
-    messageType: "interactive",
-  };
-}
-
-function share(type: keyof typeof SHARES, content: JsonObject): NormalisedContent {
-  const { field, preview } = SHARES[type];
-  if (!hasExactly(content, ["type", field])) {
-    throw invalid("content must be one strict supported outbound value");
-  }
-  const value = content[field];
-  if (typeof value !== "string" || value === "") throw invalid(`content.${field} is required`);
-  const result: NormalisedContent = {
     type,
-    recordContent: { type, [field]: value },
-    previewText: preview,
+    recordContent: { type, ...field },
+    previewText: SHARES[type],
     messageType: type,
   };
-  if (type === "sticker") result.mediaSummary = { type: "sticker" };
-  return result;
 }

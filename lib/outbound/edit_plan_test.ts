@@ -1,5 +1,6 @@
 import { deepEqual, equal, throws } from "node:assert/strict";
 import { normaliseOutbound } from "./content.ts";
+import type { OutboundContent } from "../mcp/family/mod.ts";
 import { type EditOperation, planEdit } from "./edit_plan.ts";
 import type { NormalisedContent } from "./types.ts";
 
@@ -9,7 +10,7 @@ const C = "main:oc_1:om_3";
 
 async function edit(content: unknown): Promise<NormalisedContent> {
   return await normaliseOutbound(
-    typeof content === "string" ? { text: content } : { content },
+    typeof content === "string" ? { text: content } : { content: content as OutboundContent },
     { mode: "edit" },
   );
 }

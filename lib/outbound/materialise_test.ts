@@ -1,6 +1,7 @@
 import { deepEqual, equal, ok, throws } from "node:assert/strict";
 import { BridgeError } from "../core/mod.ts";
 import { normaliseOutbound } from "./content.ts";
+import type { OutboundContent } from "../mcp/family/mod.ts";
 import { materialise, type MaterialiseOptions } from "./materialise.ts";
 import { unclosedFences } from "./markdown/_testing.ts";
 import { wrapProgressCard } from "./progress.ts";
@@ -11,7 +12,7 @@ const KEY = { mediaRoots: [], fs: undefined };
 
 async function n(content: unknown): Promise<NormalisedContent> {
   return await normaliseOutbound(
-    typeof content === "string" ? { text: content } : { content },
+    typeof content === "string" ? { text: content } : { content: content as OutboundContent },
     KEY,
   );
 }

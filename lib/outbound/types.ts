@@ -1,46 +1,39 @@
 /**
- * Shapes of outbound content after normalisation (spec §3.1) and of the wire
- * bodies it materialises into (spec §3.3).
+ * Shapes of outbound content after normalisation and of the wire bodies it
+ * materialises into. The content itself is typed by the tool's zod schemas
+ * (`lib/mcp/family`); nothing here redeclares it.
  * @module
  */
 
-/** Where a media file comes from: a local file to upload, or a provider key to reuse. */
-export type MediaSource = { type: "path"; path: string } | { type: "key"; key: string };
+import {
+  type ContentType,
+  EDITABLE_CONTENT_TYPES,
+  type MediaContent,
+  type MediaSource,
+} from "../mcp/family/mod.ts";
 
-/** The `type` values of the OutboundContent union (spec §1.8.5). */
-export type ContentType =
-  | "text"
-  | "markdown"
-  | "post"
-  | "card"
-  | "image"
-  | "file"
-  | "audio"
-  | "video"
-  | "share_chat"
-  | "share_user"
-  | "sticker";
+export type { ContentType, MediaSource };
 
-/** Content types that `edit` accepts (spec §1.8.5 EditableContent). */
-export const EDITABLE_TYPES: readonly ContentType[] = ["text", "markdown", "post", "card"];
+/** Content types that `edit` accepts (the tool's editable content). */
+export const EDITABLE_TYPES: readonly ContentType[] = EDITABLE_CONTENT_TYPES;
 
 /** Media content types that may need an upload. */
-export type MediaType = "image" | "file" | "audio" | "video";
+export type MediaType = MediaContent["type"];
 
 /** A JSON object. */
 export type JsonObject = Record<string, unknown>;
 
-/** The record's `content`: the normalised value exactly as given (spec §5.4). */
+/** The record's `content`: the normalised value exactly as given. */
 export type RecordContent = JsonObject & { type: ContentType };
 
-/** What the sent record stores about media instead of the path or key (spec §3.1). */
+/** What the sent record stores about media instead of the path or key. */
 export interface MediaSummary {
   type: MediaType | "sticker";
   filename?: string;
   size?: number;
 }
 
-/** A local file to upload before sending (spec §3.3, ARCHITECTURE decision 9). */
+/** A local file to upload before sending (a `key` source is never uploaded). */
 export interface MediaUpload {
   /** The resolved real path that was checked against `media_roots`. */
   path: string;
@@ -65,7 +58,7 @@ export interface NormalisedContent {
   type: ContentType;
   /** Stored as the sent record's `content`. */
   recordContent: RecordContent;
-  /** Stored as the sent record's `text` (spec §3.1 preview). */
+  /** Stored as the sent record's `text`: a short preview of the content. */
   previewText: string;
   /** Stored as the sent record's `message_type`. */
   messageType: string;

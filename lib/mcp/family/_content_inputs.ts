@@ -1,5 +1,5 @@
 /**
- * zod schemas of the outbound content union (spec §1.8.5), each branch
+ * zod schemas of the outbound content union, each branch
  * closed, accepting exactly what the published JSON Schema accepts.
  * @module
  */
@@ -42,12 +42,16 @@ export const MarkdownContentSchema = z.strictObject({
 export const PostContentSchema = z.strictObject({ type: z.literal("post"), post: PostBodySchema });
 /** `{type:"card", card}` (zod). */
 export const CardContentSchema = z.strictObject({ type: z.literal("card"), card: CardBodySchema });
+/** A media branch with an optional caption (image, video). */
+const captionedMedia = <T extends "image" | "video">(type: T) =>
+  z.strictObject({
+    type: z.literal(type),
+    source: MediaSourceSchema,
+    caption: z.string().optional(),
+  });
+
 /** `{type:"image", source, caption?}` (zod). */
-export const ImageContentSchema = z.strictObject({
-  type: z.literal("image"),
-  source: MediaSourceSchema,
-  caption: z.string().optional(),
-});
+export const ImageContentSchema = captionedMedia("image");
 /** `{type:"file", source, file_name?}` (zod). */
 export const FileContentSchema = z.strictObject({
   type: z.literal("file"),
@@ -60,11 +64,7 @@ export const AudioContentSchema = z.strictObject({
   source: MediaSourceSchema,
 });
 /** `{type:"video", source, caption?}` (zod). */
-export const VideoContentSchema = z.strictObject({
-  type: z.literal("video"),
-  source: MediaSourceSchema,
-  caption: z.string().optional(),
-});
+export const VideoContentSchema = captionedMedia("video");
 /** `{type:"share_chat", chat_id}` (zod). */
 export const ShareChatContentSchema = z.strictObject({
   type: z.literal("share_chat"),
@@ -81,20 +81,19 @@ export const StickerContentSchema = z.strictObject({
   file_key: nonEmpty(),
 });
 
-/** Content `edit` accepts: text, markdown, post or card (zod). */
-export const EditableContentSchema = z.discriminatedUnion("type", [
+const EDITABLE_BRANCHES = [
   TextContentSchema,
   MarkdownContentSchema,
   PostContentSchema,
   CardContentSchema,
-]);
+] as const;
+
+/** Content `edit` accepts: text, markdown, post or card (zod). */
+export const EditableContentSchema = z.discriminatedUnion("type", [...EDITABLE_BRANCHES]);
 
 /** Content `send` and `reply` accept: every branch (zod). */
 export const OutboundContentSchema = z.discriminatedUnion("type", [
-  TextContentSchema,
-  MarkdownContentSchema,
-  PostContentSchema,
-  CardContentSchema,
+  ...EDITABLE_BRANCHES,
   ImageContentSchema,
   FileContentSchema,
   AudioContentSchema,
@@ -104,29 +103,9 @@ export const OutboundContentSchema = z.discriminatedUnion("type", [
   StickerContentSchema,
 ]);
 
-/** Plain text content. */
-export type TextContent = z.output<typeof TextContentSchema>;
-/** Markdown content (goes out as a post). */
-export type MarkdownContent = z.output<typeof MarkdownContentSchema>;
-/** A Feishu post document. */
-export type PostContent = z.output<typeof PostContentSchema>;
-/** A schema 2.0 interactive card. */
-export type CardContent = z.output<typeof CardContentSchema>;
-/** An image, with an optional caption. */
-export type ImageContent = z.output<typeof ImageContentSchema>;
-/** A file, with an optional upload name. */
-export type FileContent = z.output<typeof FileContentSchema>;
-/** An audio clip. */
-export type AudioContent = z.output<typeof AudioContentSchema>;
-/** A video, with an optional caption. */
-export type VideoContent = z.output<typeof VideoContentSchema>;
-/** A shared group chat. */
-export type ShareChatContent = z.output<typeof ShareChatContentSchema>;
-/** A shared user. */
-export type ShareUserContent = z.output<typeof ShareUserContentSchema>;
-/** A sticker by its provider key. */
-export type StickerContent = z.output<typeof StickerContentSchema>;
 /** Content `edit` accepts. */
 export type EditableContent = z.output<typeof EditableContentSchema>;
 /** Any outbound content value. */
 export type OutboundContent = z.output<typeof OutboundContentSchema>;
+/** Media content: the branches whose bytes come from a `source` (image, file, audio, video). */
+export type MediaContent = Extract<OutboundContent, { source: unknown }>;

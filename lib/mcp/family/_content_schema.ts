@@ -1,5 +1,5 @@
 /**
- * JSON Schema of the outbound content union (spec §1.8.5): closed branches
+ * JSON Schema of the outbound content union: closed branches
  * told apart by `type`, the media source union, and the editable subset.
  * @module
  */

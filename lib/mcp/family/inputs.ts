@@ -1,5 +1,5 @@
 /**
- * zod schemas and TypeScript types of every action input (spec §1.8.3, §2).
+ * zod schemas and TypeScript types of every action input.
  * Every object is strict; "exactly one of" rules and the `react` pairing are
  * unions of closed objects, so these accept exactly what the published JSON
  * Schema accepts (a property test holds them to it).
@@ -144,10 +144,6 @@ export type ContactsInput = ActionInput<"contacts">;
 export type AddContactInput = ActionInput<"add_contact">;
 /** `remove_contact` input. */
 export type RemoveContactInput = ActionInput<"remove_contact">;
-/** `accounts` input. */
-export type AccountsInput = ActionInput<"accounts">;
-/** `manual` input. */
-export type ManualInput = ActionInput<"manual">;
 
 /** A call that passed validation: the action and its own input, nothing else. */
 export type ValidatedCall = { [A in FeishuAction]: { action: A; input: ActionInput<A> } }[

@@ -16,3 +16,4 @@ export * from "./schema.ts";
 export * from "./inputs.ts";
 export * from "./validate.ts";
 export * from "./tool.ts";
+export { CONTENT_TYPES, type ContentType, EDITABLE_CONTENT_TYPES } from "./_content_schema.ts";

@@ -1,5 +1,5 @@
 /**
- * The published JSON Schema of the `feishu` tool (spec §1.8.2, §1.8.3): a
+ * The published JSON Schema of the `feishu` tool: a
  * closed root `{action, input, reasoning, summarize?}`, `input.anyOf` over the
  * thirteen titled action branches, and an `allOf` of one `if/then` per action
  * that ties `input` to the branch `action` names. Draft-07, so any standard
@@ -102,8 +102,8 @@ const onlyAccount = (): JsonSchema => closedObject({ account: account() });
 
 /**
  * `react`: the pairing (add ⇒ emoji_type only, remove ⇒ reaction_id only) is
- * part of the schema itself, so a standard validator enforces spec §1.8.4
- * steps 6 and 7 together.
+ * part of the schema itself, so a standard validator enforces the closed
+ * input and the pairing (validation steps 6 and 7) together.
  */
 function reactSchema(): JsonSchema {
   const pairing = (operation: string, needs: string, forbids: string): JsonSchema => ({

@@ -1,5 +1,5 @@
 /**
- * The validation boundary of the `feishu` tool (spec §1.8.4 steps 1–7): the
+ * The validation boundary of the `feishu` tool (seven ordered steps): the
  * first failing check decides the failure, and nothing past this point sees
  * a call that failed. `reasoning` and `summarize` stop here.
  * @module
@@ -29,7 +29,7 @@ export const VALIDATION_MESSAGES = {
 const ROOT_KEY_SET: ReadonlySet<string> = new Set(ROOT_KEYS);
 
 /**
- * Checks a `tools/call` arguments value, in the spec's order:
+ * Checks a `tools/call` arguments value, in this order:
  * 1. a root key outside `action, input, reasoning, summarize` →
  *    `INVALID_ARGUMENT` "unsupported feishu argument";
  * 2. `action` not one of the 13 → `ACTION_REQUIRED` "invalid feishu action";

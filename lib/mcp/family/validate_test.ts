@@ -19,7 +19,7 @@ const SEND = { receive_id: "ou_x" };
 const KEY = { type: "key", key: "img_1" };
 
 const rejected: [string, unknown, Want][] = [
-  // §1.8.4 step 1, and its precedence over every later step
+  // step 1 (an unknown root key), and its precedence over every later step
   ["a root `_reasoning` key", call("check", {}, { _reasoning: "x" }), UNSUPPORTED],
   ["an unknown root key", call("check", {}, { unknown: 1 }), UNSUPPORTED],
   ["an unknown root key before a bad action, input and reasoning", {
@@ -71,7 +71,7 @@ const rejected: [string, unknown, Want][] = [
   ["a null summarize", call("check", {}, { summarize: null }), SUMMARIZE],
   ["a numeric summarize", call("check", {}, { summarize: 1 }), SUMMARIZE],
   ["a bad summarize before a bad input", call("send", {}, { summarize: "yes" }), SUMMARIZE],
-  // step 6: closed inputs and cross-branch keys (§10.1)
+  // step 6: closed inputs and cross-branch keys
   ["accounts with a receive_id", call("accounts", { receive_id: "ou_x" }), INPUT],
   ["check with a `__proto__` key from JSON", call("check", JSON.parse('{"__proto__":{}}')), INPUT],
   ["check with a `constructor` key", call("check", { constructor: "x" }), INPUT],
@@ -254,7 +254,7 @@ const rejected: [string, unknown, Want][] = [
     }),
     INPUT,
   ],
-  // step 7: the react pairing (§10.2)
+  // step 7: the react pairing
   ["react add without emoji_type", call("react", { message_id: "m", operation: "add" }), INPUT],
   [
     "react remove without reaction_id",
