@@ -71,7 +71,7 @@ export async function edit(
   const content = await normaliseOutbound({
     text: "text" in input ? input.text : undefined,
     content: "content" in input ? input.content : undefined,
-  }, { mode: "edit" });
+  });
   const plan = await ctx.outbound.planner.planEdit(
     { record: target.stored?.record, group: target.group },
     content,

@@ -26,14 +26,11 @@ export interface OutboundInput {
   content?: OutboundContent;
 }
 
-/** Options of {@link normaliseOutbound}. */
-export interface NormaliseOptions extends MediaContext {
-  /**
-   * The action the content is for (default `send`). `edit` content is already
-   * limited to text, markdown, post and card by the `edit` input schema.
-   */
-  mode?: "send" | "edit";
-}
+/**
+ * Options of {@link normaliseOutbound}. (Edit content needs none of its own:
+ * the `edit` input schema already limits it to text, markdown, post and card.)
+ */
+export type NormaliseOptions = MediaContext;
 
 const SHARES = {
   share_chat: "[shared chat]",

@@ -230,7 +230,7 @@ Deno.test("normaliseOutbound() accepts text, markdown, post and card in edit mod
     { type: "card", card: { schema: "2.0", body: {} } },
   ];
   for (const content of editable) {
-    equal((await normaliseOutbound({ content }, { mode: "edit" })).type, content.type);
+    equal((await normaliseOutbound({ content })).type, content.type);
   }
 });
 

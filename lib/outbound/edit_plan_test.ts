@@ -11,7 +11,6 @@ const C = "main:oc_1:om_3";
 async function edit(content: unknown): Promise<NormalisedContent> {
   return await normaliseOutbound(
     typeof content === "string" ? { text: content } : { content: content as OutboundContent },
-    { mode: "edit" },
   );
 }
 

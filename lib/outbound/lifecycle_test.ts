@@ -47,7 +47,7 @@ Deno.test("lifecycleEntry() records a completed operation exactly", () => {
 });
 
 Deno.test("applyLifecycle() replaces content, text and status after a full edit", async () => {
-  const content = await normaliseOutbound({ text: "new" }, { mode: "edit" });
+  const content = await normaliseOutbound({ text: "new" });
   const next = applyLifecycle(record, {
     operation: "edit",
     outcomes: both,
@@ -88,7 +88,7 @@ Deno.test("applyLifecycle() marks a full delete", () => {
 });
 
 Deno.test("applyLifecycle() marks a mixed result partial and leaves the content alone", async () => {
-  const content = await normaliseOutbound({ text: "new" }, { mode: "edit" });
+  const content = await normaliseOutbound({ text: "new" });
   for (const operation of ["edit", "delete"] as const) {
     const next = applyLifecycle(record, {
       operation,
@@ -128,7 +128,7 @@ Deno.test("applyLifecycle() writes nothing when every member failed", () => {
 });
 
 Deno.test("applyLifecycle() drops deleted trailing members after an edit that shrank the message", async () => {
-  const content = await normaliseOutbound({ text: "short" }, { mode: "edit" });
+  const content = await normaliseOutbound({ text: "short" });
   const outcomes = [{ messageId: A, chunkIndex: 1 }, {
     messageId: B,
     chunkIndex: 2,
