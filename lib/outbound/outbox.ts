@@ -81,7 +81,11 @@ export interface Outbox {
   delete(req: WriteTarget): Promise<void>;
   /** Adds a reaction; with `once`, at most one reaction per key ever. Returns its id. */
   react(req: WriteTarget & { emojiType: string; once?: string }): Promise<string>;
-  unreact(req: WriteTarget & { reactionId: string }): Promise<void>;
+  /**
+   * Removes a reaction; with `once`, the key's reaction counts as gone, so a
+   * later `react` with that key adds one again.
+   */
+  unreact(req: WriteTarget & { reactionId: string; once?: string }): Promise<void>;
   /** The lane a route's messages go in. */
   laneOf(route: DeliveryRoute): string;
   /** Rejects waiting writes; later ones fail. */
@@ -230,8 +234,11 @@ export function createOutbox(options: OutboxOptions): Outbox {
       req.once === undefined
         ? single(req, PRIORITY.answer, () => api.addReaction(req.messageId, req.emojiType))
         : reactOnce(req, req.once),
-    unreact: (req) =>
-      single(req, PRIORITY.answer, () => api.removeReaction(req.messageId, req.reactionId)),
+    unreact: (req) => {
+      // Gone from now on: a `react` with the key made after this call adds a new one.
+      if (req.once !== undefined) ledger.finish(req.once, null);
+      return single(req, PRIORITY.answer, () => api.removeReaction(req.messageId, req.reactionId));
+    },
     laneOf,
     close: () => scheduler.close(),
   };

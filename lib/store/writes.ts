@@ -35,11 +35,15 @@ export class WriteStore {
     };
   }
 
-  /** Marks a write as begun (a second begin leaves a `done` entry as it is). */
+  /**
+   * Marks a write as begun. A `done` entry with a result stays as it is; one
+   * finished without a result (undone since) is begun again.
+   */
   begin(account: string, key: string): void {
     this.#db.prepare(
       `INSERT INTO writes (account, key, state, result, updated_at) VALUES (?, ?, 'pending', NULL, ?)
-       ON CONFLICT (account, key) DO NOTHING`,
+       ON CONFLICT (account, key) DO UPDATE SET state = 'pending', updated_at = excluded.updated_at
+         WHERE writes.result IS NULL`,
     ).run(account, key, this.#now());
   }
 
