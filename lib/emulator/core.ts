@@ -90,6 +90,12 @@ export interface EmulatorOptions {
   appRateLimit?: number | false;
   /** Push reaction events for the bot's own reactions (default false). */
   pushOwnReactionEvents?: boolean;
+  /**
+   * Every reaction POST adds a new reaction, even when the app already has
+   * one with that emoji on the message (default false: the existing one is
+   * answered and nothing is added).
+   */
+  duplicateReactions?: boolean;
   /** `service_id` in the WS URL (default 33554678). */
   serviceId?: number;
   /**
@@ -112,6 +118,7 @@ export interface Settings {
   chatRateLimit: number | false;
   appRateLimit: number | false;
   pushOwnReactionEvents: boolean;
+  duplicateReactions: boolean;
   serviceId: number;
   readyOn: "ping" | "open";
 }
@@ -195,6 +202,7 @@ export function createCore(options: EmulatorOptions = {}): Core {
       chatRateLimit: options.chatRateLimit ?? false,
       appRateLimit: options.appRateLimit ?? false,
       pushOwnReactionEvents: options.pushOwnReactionEvents ?? false,
+      duplicateReactions: options.duplicateReactions ?? false,
       serviceId: options.serviceId ?? 33554678,
       readyOn: options.readyOn ?? "ping",
     },

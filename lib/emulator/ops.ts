@@ -103,13 +103,17 @@ export function recallMessage(core: Core, message: StoredMessage): void {
   });
 }
 
-/** Adds a reaction, or returns the operator's existing one with that emoji. */
+/**
+ * Adds a reaction, or returns the operator's existing one with that emoji
+ * (with `duplicate`, always adds a new one).
+ */
 export function addReaction(
   core: Core,
   input: Omit<Reaction, "reactionId" | "actionTime">,
+  options: { duplicate?: boolean } = {},
 ): { reaction: Reaction; created: boolean } {
-  const existing = core.world.reactionsOf(input.messageId).find((r) =>
-    r.emojiType === input.emojiType && r.operatorId === input.operatorId
+  const existing = options.duplicate ? undefined : core.world.reactionsOf(input.messageId).find(
+    (r) => r.emojiType === input.emojiType && r.operatorId === input.operatorId,
   );
   if (existing) return { reaction: existing, created: false };
   const reaction: Reaction = {

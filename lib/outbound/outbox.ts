@@ -83,7 +83,10 @@ export interface Outbox {
   delete(req: WriteTarget): Promise<void>;
   /** Adds a reaction; with `once`, at most one reaction per key ever. Returns its id. */
   react(req: WriteTarget & { emojiType: string; once?: string }): Promise<string>;
-  /** Removes a reaction; `once` names the key it was added under, which is then free again. */
+  /**
+   * Removes a reaction; with `once`, the key's reaction counts as gone, so a
+   * later `react` with that key adds one again.
+   */
   unreact(req: WriteTarget & { reactionId: string; once?: string }): Promise<void>;
   /** The lane a route's messages go in. */
   laneOf(route: DeliveryRoute): string;
@@ -233,11 +236,11 @@ export function createOutbox(options: OutboxOptions): Outbox {
       req.once === undefined
         ? single(req, PRIORITY.answer, () => api.addReaction(req.messageId, req.emojiType))
         : reactOnce(req, req.once),
-    unreact: (req) =>
-      single(req, PRIORITY.answer, () => api.removeReaction(req.messageId, req.reactionId))
-        .finally(() => {
-          if (req.once !== undefined) ledger.forget(req.once);
-        }),
+    unreact: (req) => {
+      // Gone from now on: a `react` with the key made after this call adds a new one.
+      if (req.once !== undefined) ledger.forget(req.once);
+      return single(req, PRIORITY.answer, () => api.removeReaction(req.messageId, req.reactionId));
+    },
     laneOf,
     close: () => scheduler.close(),
   };

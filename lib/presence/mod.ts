@@ -104,7 +104,8 @@ export async function stopTypingByTarget(
 /** Removes every Typing of the account (shutdown, and stale ones at start). */
 export async function clearTyping(deps: PresenceDeps): Promise<number> {
   const all = deps.typing.takeAll(deps.account.alias);
-  for (const e of all) await remove(deps, e);
+  // Every removal starts now, so a message replayed next shows a fresh Typing.
+  await Promise.all(all.map((e) => remove(deps, e)));
   return all.length;
 }
 
@@ -131,6 +132,7 @@ function remove(
       messageId: e.messageId,
       reactionId: e.reactionId,
       priority: PRIORITY.presence,
+      // Gone now: a replay of this message's job after a restart shows Typing again.
       once: typingKey(e.messageId),
     }));
 }

@@ -1,7 +1,8 @@
 /**
  * Reactions: add (`POST …/reactions`), remove (`DELETE …/reactions/:id`) and
  * list. Deleted or unknown messages answer 231003; a bad emoji 231001;
- * removing someone else's reaction 231002.
+ * removing someone else's reaction 231002. A second add of the same emoji
+ * answers the app's existing reaction, unless `duplicateReactions` is set.
  * @module
  */
 
@@ -62,7 +63,7 @@ export const reactionRoutes: Route[] = [
         emojiType: emoji,
         operatorType: "app",
         operatorId: app.appId,
-      });
+      }, { duplicate: core.settings.duplicateReactions });
       if (created && core.settings.pushOwnReactionEvents) {
         pushReactionEvent({ core, hub }, { app, reaction, created: true });
       }
