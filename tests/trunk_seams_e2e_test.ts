@@ -10,7 +10,7 @@
 import assert from "node:assert/strict";
 import { DEFAULT_IDS as D, ManualEmuClock, startEmulator } from "../lib/emulator/mod.ts";
 import type { InboundSeams } from "../lib/inbound/mod.ts";
-import type { RawEnvelope } from "../lib/inbound/normalise/mod.ts";
+import type { RawEnvelope } from "../lib/feishu/mod.ts";
 import { chunkUuids, wireBody } from "../lib/outbound/mod.ts";
 import type { ServiceStatus } from "../lib/service/status.ts";
 import { Tally, until } from "./_inbound.ts";

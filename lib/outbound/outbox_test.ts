@@ -10,6 +10,7 @@ import {
   startEmulator,
   TENANT_KEY,
 } from "../emulator/mod.ts";
+import { incomingRecord } from "../store/_fixtures.ts";
 import { openStore, type Store } from "../store/mod.ts";
 import type { DeliveryRoute } from "./deliver.ts";
 import { PRIORITY } from "./scheduler.ts";
@@ -341,14 +342,18 @@ Deno.test("sends by open_id share the lane of replies in the user's p2p chat onc
   // Known from the store: a user who wrote from a p2p chat.
   r.store.records.insert({
     account: "main",
-    id: "main:om_bob_1",
+    id: `main:${D.bobP2p}:om_bob_1`,
     chatId: D.bobP2p,
     feishuMessageId: "om_bob_1",
     direction: "incoming",
     kind: "message",
     createTime: Date.now(),
     fromOpenId: D.bob.openId,
-    record: { chat_type: "p2p" },
+    record: incomingRecord("om_bob_1", {
+      chat_id: D.bobP2p,
+      chat_type: "p2p",
+      from_open_id: D.bob.openId,
+    }),
   });
   assert.equal(
     a.outbox.laneOf({ kind: "create", receiveId: D.bob.openId, receiveIdType: "open_id" }),
