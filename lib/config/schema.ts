@@ -5,7 +5,7 @@
  */
 
 import { z } from "zod";
-import { APP_ID_PATTERN } from "../core/names.ts";
+import { APP_ID_PATTERN } from "../core/mod.ts";
 
 const APP_ID = APP_ID_PATTERN;
 /** Aliases name folders and the first segment of compound ids. */
