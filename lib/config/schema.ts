@@ -59,8 +59,6 @@ export const configSchema = z.strictObject({
   notify: notify.optional(),
 });
 
-/** One configured Feishu app. */
-export type AccountConfig = z.infer<typeof account>;
 /** The transcriber command config. */
 export type TranscriberConfig = z.infer<typeof transcriber>;
 /** The validated config file. */
