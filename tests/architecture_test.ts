@@ -212,9 +212,10 @@ Deno.test("the product's folders import each other without cycles", async () => 
   const problems = folderCycles(g).map((cycle) => {
     const why = cycle.slice(1).map((to, i) => `  ${g.get(cycle[i]!)!.get(to)!}`);
     return `import cycle between folders: ${cycle.join(" -> ")}\n${why.join("\n")}\n` +
-      `  break it by moving what the lower folder needs from the higher one into the lower folder`;
+      `  break it: move what one of these importers needs into its own folder (or into a ` +
+      `folder both sides already import), then drop that import`;
   });
-  assert.deepEqual(problems, [], `\n${problems.join("\n")}`);
+  if (problems.length) assert.fail(`\n${problems.join("\n")}`);
 });
 
 // ---------------------------------------------------------------------------
@@ -368,9 +369,11 @@ Deno.test("every mod.ts lists its exports by name, and each is used outside its 
     if (!mod.startsWith("lib/")) continue;
     const folder = dirname(mod) + "/";
     const used = new Set<string>();
+    let unreadable = false;
     for (const u of allUses) {
       if (u.target !== mod || u.file.startsWith(folder)) continue;
       if (u.names === null) {
+        unreadable = true;
         problems.push(
           `${u.file}: \`${u.statement}\` takes names from ${mod} in a way this test cannot ` +
             `read; import the names explicitly or destructure them off the awaited module`,
@@ -378,14 +381,14 @@ Deno.test("every mod.ts lists its exports by name, and each is used outside its 
       } else for (const n of u.names) used.add(n);
     }
     for (const n of names) {
-      if (used.has(n)) continue;
+      if (used.has(n) || unreadable) continue;
       problems.push(
         `${mod}: \`${n}\` is exported but nothing outside ${folder} imports it from this ` +
           `mod.ts; drop it from the exports (and delete it if nothing uses it at all)`,
       );
     }
   }
-  assert.deepEqual(problems, [], `\n${problems.join("\n")}`);
+  if (problems.length) assert.fail(`\n${problems.join("\n")}`);
 });
 
 // ---------------------------------------------------------------------------
@@ -405,5 +408,5 @@ Deno.test(`no product module is longer than ${MAX_LINES} lines`, async () => {
       );
     }
   }
-  assert.deepEqual(problems, [], `\n${problems.join("\n")}`);
+  if (problems.length) assert.fail(`\n${problems.join("\n")}`);
 });
