@@ -4,4 +4,4 @@
  * @module
  */
 
-export * from "./progress.ts";
+export { progressCard, type ProgressCardOptions } from "./progress.ts";

@@ -1,18 +1,24 @@
 /**
  * Boundaries of the code base, checked on the real module graph of the
- * product entry point:
+ * product entry point and on the source of every module:
  * - only `lib/feishu/` imports the node-sdk, only `lib/mcp/` the MCP SDK, so
  *   the rest of the product sees only our own narrow interfaces;
  * - `lib/emulator/` imports nothing from the rest of the product, so it
- *   cannot share the product's bugs.
+ *   cannot share the product's bugs;
+ * - the capability folders (`lib/<name>/`, `cards/`, `commands/`, `main.ts`)
+ *   import each other without cycles;
+ * - every `mod.ts` under `lib/` lists its exports by name, and each of them is
+ *   used by some file outside that `mod.ts`'s folder;
+ * - no product module is longer than 400 lines.
  */
 
 import assert from "node:assert/strict";
-import { join } from "node:path";
+import { dirname, join, normalize } from "node:path";
 import { REPO } from "./_server.ts";
 
 interface GraphModule {
   specifier: string;
+  error?: string;
   dependencies?: {
     specifier: string;
     code?: { specifier?: string };
@@ -28,7 +34,10 @@ async function graph(entry: string): Promise<GraphModule[]> {
     stderr: "piped",
   }).output();
   assert.equal(out.code, 0, new TextDecoder().decode(out.stderr));
-  return JSON.parse(new TextDecoder().decode(out.stdout)).modules as GraphModule[];
+  const mods = JSON.parse(new TextDecoder().decode(out.stdout)).modules as GraphModule[];
+  const broken = mods.filter((m) => m.error && m.specifier.startsWith("file:"));
+  assert.deepEqual(broken.map((m) => m.error), [], `the module graph of ${entry} is broken`);
+  return mods;
 }
 
 function edges(mods: GraphModule[]): [string, string][] {
@@ -49,7 +58,7 @@ function edges(mods: GraphModule[]): [string, string][] {
 const ENTRIES = [
   "main.ts",
   "lib/bundle/entry.ts",
-  "lib/serve.ts",
+  "lib/service/serve.ts",
   "lib/service/start.ts",
   "lib/sandbox/mod.ts",
 ];
@@ -79,4 +88,325 @@ Deno.test("the product graph really contains both SDKs (the boundary test is not
   const all = edges(await graph("lib/service/start.ts")).map(([, to]) => to);
   assert.ok(all.some((t) => t.includes("@larksuiteoapi/node-sdk")));
   assert.ok(all.some((t) => t.includes("@modelcontextprotocol/sdk")));
+});
+
+// ---------------------------------------------------------------------------
+// Source files of the repository
+
+/** Test code: unit tests, their fixtures and helpers, end-to-end tests, benchmarks. */
+function isTestFile(path: string): boolean {
+  const name = path.slice(path.lastIndexOf("/") + 1);
+  return name.endsWith("_test.ts") || name.endsWith("_fixtures.ts") ||
+    name.startsWith("_test_") || path.startsWith("tests/") || path.startsWith("bench/") ||
+    path.includes("/testdata/");
+}
+
+/** Every `.ts` file of the repository (repo-relative), test code included. */
+async function sourceFiles(): Promise<string[]> {
+  const out: string[] = [];
+  async function walk(dir: string) {
+    for await (const e of Deno.readDir(join(REPO, dir))) {
+      const path = dir ? `${dir}/${e.name}` : e.name;
+      if (e.isDirectory) {
+        if (!dir && !["lib", "cards", "commands", "tests", "bench"].includes(e.name)) continue;
+        await walk(path);
+      } else if (e.isFile && e.name.endsWith(".ts")) {
+        if (dir || e.name === "main.ts") out.push(path);
+      }
+    }
+  }
+  await walk("");
+  return out.sort();
+}
+
+function isProductFile(path: string): boolean {
+  return !isTestFile(path) &&
+    (path === "main.ts" || /^(lib|cards|commands)\//.test(path));
+}
+
+// ---------------------------------------------------------------------------
+// No import cycle between folders
+
+/** The capability folder a product module belongs to, or null for non-product code. */
+function folderOf(path: string): string | null {
+  if (!isProductFile(path)) return null;
+  if (path === "main.ts") return "main.ts";
+  const parts = path.split("/");
+  if (parts[0] === "lib") return parts.length > 2 ? `lib/${parts[1]}` : path;
+  return parts[0]!;
+}
+
+/** Folder edges of the real module graph, each with one file edge that causes it. */
+async function folderGraph(): Promise<Map<string, Map<string, string>>> {
+  const seen = new Set<string>();
+  const fileEdges: [string, string][] = [];
+  const visit = async (entry: string) => {
+    const mods = await graph(entry);
+    for (const m of mods) {
+      if (m.specifier.startsWith(`file://${REPO}/`)) {
+        seen.add(m.specifier.slice(`file://${REPO}/`.length));
+      }
+    }
+    fileEdges.push(...edges(mods));
+  };
+  for (const entry of ENTRIES) await visit(entry);
+  // Workers are started from a URL the graph does not follow: take every
+  // product module the entry points did not reach as an entry of its own.
+  for (const path of (await sourceFiles()).filter(isProductFile)) {
+    if (!seen.has(path)) await visit(path);
+  }
+  const folders = new Map<string, Map<string, string>>();
+  for (const [from, to] of fileEdges) {
+    const a = folderOf(from), b = folderOf(to);
+    if (!a || !b || a === b) continue;
+    const out = folders.get(a) ?? new Map<string, string>();
+    folders.set(a, out);
+    if (!out.has(b)) out.set(b, `${from} imports ${to}`);
+  }
+  return folders;
+}
+
+/** One shortest cycle through each group of mutually dependent folders. */
+function folderCycles(g: Map<string, Map<string, string>>): string[][] {
+  const nodes = [...new Set([...g.keys(), ...[...g.values()].flatMap((m) => [...m.keys()])])]
+    .sort();
+  const reach = (from: string): Map<string, string | null> => {
+    const prev = new Map<string, string | null>([[from, null]]);
+    const queue = [from];
+    while (queue.length) {
+      const n = queue.shift()!;
+      for (const next of [...(g.get(n)?.keys() ?? [])].sort()) {
+        if (!prev.has(next)) {
+          prev.set(next, n);
+          queue.push(next);
+        }
+      }
+    }
+    return prev;
+  };
+  const cycles: string[][] = [];
+  const covered = new Set<string>();
+  for (const start of nodes) {
+    if (covered.has(start)) continue;
+    // The shortest path start -> ... -> p with an edge p -> start closes a cycle.
+    const prev = reach(start);
+    let best: string[] | null = null;
+    for (const [n] of prev) {
+      if (!g.get(n)?.has(start)) continue;
+      const path = [start];
+      for (let at: string | null = n; at && at !== start; at = prev.get(at) ?? null) {
+        path.splice(1, 0, at);
+      }
+      if (!best || path.length < best.length) best = path;
+    }
+    if (!best) continue;
+    for (const n of best) covered.add(n);
+    cycles.push([...best, start]);
+  }
+  return cycles;
+}
+
+Deno.test("the product's folders import each other without cycles", async () => {
+  const g = await folderGraph();
+  assert.ok(g.size > 5, "the folder graph is suspiciously small");
+  const problems = folderCycles(g).map((cycle) => {
+    const why = cycle.slice(1).map((to, i) => `  ${g.get(cycle[i]!)!.get(to)!}`);
+    return `import cycle between folders: ${cycle.join(" -> ")}\n${why.join("\n")}\n` +
+      `  break it: move what one of these importers needs into its own folder (or into a ` +
+      `folder both sides already import), then drop that import`;
+  });
+  if (problems.length) assert.fail(`\n${problems.join("\n")}`);
+});
+
+// ---------------------------------------------------------------------------
+// mod.ts: explicit exports, each used outside its folder
+
+/** The source with comments blanked out (strings stay as they are). */
+function stripComments(src: string): string {
+  let out = "";
+  let i = 0;
+  while (i < src.length) {
+    const c = src[i]!, d = src[i + 1];
+    if (c === "/" && d === "*") {
+      const end = src.indexOf("*/", i + 2);
+      const stop = end < 0 ? src.length : end + 2;
+      out += src.slice(i, stop).replace(/[^\n]/g, " ");
+      i = stop;
+    } else if (c === "/" && d === "/") {
+      const end = src.indexOf("\n", i);
+      i = end < 0 ? src.length : end;
+    } else if (c === '"' || c === "'" || c === "`") {
+      let j = i + 1;
+      while (j < src.length && src[j] !== c) j += src[j] === "\\" ? 2 : 1;
+      out += src.slice(i, j + 1);
+      i = j + 1;
+    } else {
+      out += c;
+      i++;
+    }
+  }
+  return out;
+}
+
+/** `a, type b, c as d` -> [[a, a], [b, b], [c, d]] (name in the source module, local name). */
+function specifiers(list: string): [string, string][] {
+  return list.split(",").map((s) => s.trim()).filter(Boolean).map((s) => {
+    const [name, alias] = s.replace(/^type\s+/, "").split(/\s+as\s+/).map((x) => x.trim());
+    return [name!, alias ?? name!];
+  });
+}
+
+/** Names taken from a destructuring pattern `{ a, b: c, ...rest }`. */
+function destructured(pattern: string): string[] {
+  return pattern.split(",").map((s) => s.trim()).filter((s) => s && !s.startsWith("..."))
+    .map((s) => s.split(":")[0]!.split("=")[0]!.trim());
+}
+
+interface ModuleUse {
+  /** Repo-relative path of the module imported. */
+  target: string;
+  /** Names it takes from that module, or null when it cannot be told. */
+  names: string[] | null;
+  statement: string;
+}
+
+/** The names a file takes from each local module it imports, re-exports or loads. */
+function uses(file: string, src: string): ModuleUse[] {
+  const code = stripComments(src);
+  const resolve = (spec: string) => normalize(join(dirname(file), spec));
+  const local = (spec: string) => spec.startsWith("./") || spec.startsWith("../");
+  const found: ModuleUse[] = [];
+  const statement =
+    /\b(import|export)\s+(?:type\s+)?([\w$]+\s*,\s*)?(\{[^}]*\}|\*\s*as\s+[\w$]+|\*|[\w$]+)\s*from\s*["']([^"']+)["']/g;
+  for (const m of code.matchAll(statement)) {
+    const [whole, , , what, spec] = m;
+    if (!local(spec!)) continue;
+    let names: string[] | null;
+    if (what!.startsWith("{")) {
+      names = specifiers(what!.slice(1, -1)).map(([name]) => name);
+    } else if (what!.startsWith("*")) {
+      const ns = what!.match(/as\s+([\w$]+)/)?.[1];
+      names = ns && m[1] === "import"
+        ? [...code.matchAll(new RegExp(`\\b${ns}\\.([\\w$]+)`, "g"))].map((u) => u[1]!)
+        : null;
+    } else {
+      names = ["default"];
+    }
+    found.push({ target: resolve(spec!), names, statement: whole!.replace(/\s+/g, " ") });
+  }
+  // Dynamic imports: `const { a } = await import("…")`, `(await import("…")).a`,
+  // `import("…").then((m) => m.a)`, `const [{ a }, { b }] = await Promise.all([import("…"), …])`
+  // and the type-level `import("…").A`.
+  const handled = new Set<number>();
+  const all = /const\s*\[([^\]]*)\]\s*=\s*await\s+Promise\.all\(\s*\[([^\]]*)\]\s*\)/dg;
+  for (const m of code.matchAll(all)) {
+    const patterns = [...m[1]!.matchAll(/\{([^}]*)\}|[\w$]+/g)];
+    const loads = [...m[2]!.matchAll(/import\(\s*["']([^"']+)["']\s*\)/g)];
+    loads.forEach((load, i) => {
+      handled.add(m.indices![2]![0] + load.index!);
+      if (!local(load[1]!)) return;
+      const p = patterns[i]?.[1];
+      found.push({
+        target: resolve(load[1]!),
+        names: p === undefined ? null : destructured(p),
+        statement: m[0].replace(/\s+/g, " "),
+      });
+    });
+  }
+  for (const m of code.matchAll(/import\(\s*["']([^"']+)["']\s*\)/g)) {
+    if (handled.has(m.index!) || !local(m[1]!)) continue;
+    const before = code.slice(Math.max(0, m.index! - 200), m.index!);
+    const after = code.slice(m.index! + m[0].length, m.index! + m[0].length + 200);
+    let names: string[] | null = null;
+    const destructure = before.match(/\{([^{}]*)\}\s*=\s*(?:await\s*)?$/);
+    const member = after.match(/^\s*\)?\s*\.([\w$]+)/);
+    const then = after.match(/^\s*\.then\(\s*\(?\s*([\w$]+)\s*\)?\s*=>/);
+    if (destructure) names = destructured(destructure[1]!);
+    else if (then) {
+      const arg = then[1]!;
+      names = [...after.matchAll(new RegExp(`\\b${arg}\\.([\\w$]+)`, "g"))].map((u) => u[1]!);
+    } else if (member && member[1] !== "then") names = [member[1]!];
+    found.push({ target: resolve(m[1]!), names, statement: m[0] });
+  }
+  return found;
+}
+
+interface ModExports {
+  names: string[];
+  /** `export *` statements, each a violation. */
+  stars: string[];
+}
+
+/** The names a module exports, from its re-export lists and its own declarations. */
+function exportsOf(src: string): ModExports {
+  const code = stripComments(src);
+  const names: string[] = [];
+  const stars: string[] = [];
+  for (const m of code.matchAll(/\bexport\s+(?:type\s+)?\*[^;\n]*/g)) stars.push(m[0].trim());
+  for (const m of code.matchAll(/\bexport\s+(?:type\s+)?\{([^}]*)\}/g)) {
+    names.push(...specifiers(m[1]!).map(([, alias]) => alias));
+  }
+  const declaration =
+    /\bexport\s+(?:declare\s+)?(?:default\s+)?(?:async\s+)?(?:abstract\s+)?(?:function\*?|class|interface|type|enum|const\s+enum|const|let|var)\s+([\w$]+)/g;
+  for (const m of code.matchAll(declaration)) names.push(m[1]!);
+  if (/\bexport\s+default\b/.test(code)) names.push("default");
+  return { names: [...new Set(names)].sort(), stars };
+}
+
+Deno.test("every mod.ts lists its exports by name, and each is used outside its folder", async () => {
+  const files = await sourceFiles();
+  const text = new Map<string, string>();
+  for (const f of files) text.set(f, await Deno.readTextFile(join(REPO, f)));
+  const allUses = files.flatMap((f) => uses(f, text.get(f)!).map((u) => ({ ...u, file: f })));
+  const problems: string[] = [];
+  const mods = files.filter((f) => f.endsWith("/mod.ts") && !isTestFile(f));
+  assert.ok(mods.length > 10, "found suspiciously few mod.ts files");
+  for (const mod of mods) {
+    const { names, stars } = exportsOf(text.get(mod)!);
+    for (const s of stars) {
+      problems.push(`${mod}: replace \`${s}\` by an explicit list of the names used outside`);
+    }
+    if (!mod.startsWith("lib/")) continue;
+    const folder = dirname(mod) + "/";
+    const used = new Set<string>();
+    let unreadable = false;
+    for (const u of allUses) {
+      if (u.target !== mod || u.file.startsWith(folder)) continue;
+      if (u.names === null) {
+        unreadable = true;
+        problems.push(
+          `${u.file}: \`${u.statement}\` takes names from ${mod} in a way this test cannot ` +
+            `read; import the names explicitly or destructure them off the awaited module`,
+        );
+      } else for (const n of u.names) used.add(n);
+    }
+    for (const n of names) {
+      if (used.has(n) || unreadable) continue;
+      problems.push(
+        `${mod}: \`${n}\` is exported but nothing outside ${folder} imports it from this ` +
+          `mod.ts; drop it from the exports (and delete it if nothing uses it at all)`,
+      );
+    }
+  }
+  if (problems.length) assert.fail(`\n${problems.join("\n")}`);
+});
+
+// ---------------------------------------------------------------------------
+// Module size
+
+const MAX_LINES = 400;
+
+Deno.test(`no product module is longer than ${MAX_LINES} lines`, async () => {
+  const problems: string[] = [];
+  const product = (await sourceFiles()).filter(isProductFile);
+  assert.ok(product.length > 100, "found suspiciously few product modules");
+  for (const f of product) {
+    const lines = (await Deno.readTextFile(join(REPO, f))).replace(/\n$/, "").split("\n").length;
+    if (lines > MAX_LINES) {
+      problems.push(
+        `${f} has ${lines} lines (at most ${MAX_LINES}): split it into smaller modules`,
+      );
+    }
+  }
+  if (problems.length) assert.fail(`\n${problems.join("\n")}`);
 });

@@ -138,15 +138,3 @@ export function createAccount(config: ResolvedAccount, deps: AccountDeps): Accou
     },
   };
 }
-
-/**
- * The account an action works on: `alias` if given, else the first one.
- * Null when no account has that alias.
- */
-export function findAccount(
-  accounts: readonly Account[],
-  alias: string | null | undefined,
-): Account | null {
-  const wanted = alias ? alias : accounts[0]?.alias;
-  return accounts.find((a) => a.alias === wanted) ?? null;
-}

@@ -5,13 +5,4 @@
  * @module
  */
 
-export {
-  type Account,
-  type AccountConnection,
-  type AccountDeps,
-  type AccountIdentity,
-  type ConnectionHandlers,
-  createAccount,
-  findAccount,
-} from "./account.ts";
-export type { NameResolver } from "./names.ts";
+export { type Account, createAccount } from "./account.ts";

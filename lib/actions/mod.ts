@@ -5,8 +5,8 @@
  * @module
  */
 
-export { type ActionContext, resolveAccount } from "./context.ts";
+export { type ActionContext } from "./context.ts";
 export { dispatch } from "./dispatch.ts";
 export { accountDetails } from "./accounts.ts";
 export { MANUAL, MANUAL_URI, manualResult } from "./manual.ts";
-export { createOutboundRuntime, type OutboundRuntime } from "./outbound_runtime.ts";
+export { createOutboundRuntime } from "./outbound_runtime.ts";

@@ -7,13 +7,4 @@
  * @module
  */
 
-export {
-  buildBundle,
-  type BuildOptions,
-  type BuildResult,
-  compileBinary,
-  compileFlags,
-  ENTRY,
-  foreignImports,
-  NEVER_LOADED,
-} from "./build.ts";
+export { buildBundle } from "./build.ts";

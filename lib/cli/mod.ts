@@ -25,7 +25,7 @@ export async function runCli(app: App): Promise<void> {
     }
     case "serve": {
       await ensureConfined(app, launch);
-      const { serve } = await import("../service/serve.ts");
+      const { serve } = await import("../service/mod.ts");
       await serve(launch);
       // Everything durable is closed by now. Exit explicitly: an HTTP request the
       // shutdown aborted (a stalled download) can keep Deno's node:http socket, and

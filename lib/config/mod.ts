@@ -4,6 +4,5 @@
  * @module
  */
 
-export * from "./launch.ts";
-export * from "./schema.ts";
-export * from "./load.ts";
+export { type LaunchOptions, resolveLaunch } from "./launch.ts";
+export { type Config, loadConfig, parseConfig, type ResolvedAccount } from "./load.ts";

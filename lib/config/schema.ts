@@ -5,7 +5,7 @@
  */
 
 import { z } from "zod";
-import { APP_ID_PATTERN } from "../core/names.ts";
+import { APP_ID_PATTERN } from "../core/mod.ts";
 
 const APP_ID = APP_ID_PATTERN;
 /** Aliases name folders and the first segment of compound ids. */
@@ -59,8 +59,6 @@ export const configSchema = z.strictObject({
   notify: notify.optional(),
 });
 
-/** One configured Feishu app. */
-export type AccountConfig = z.infer<typeof account>;
 /** The transcriber command config. */
 export type TranscriberConfig = z.infer<typeof transcriber>;
 /** The validated config file. */

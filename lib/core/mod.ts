@@ -6,13 +6,26 @@
  * @module
  */
 
-export * from "./errors.ts";
-export * from "./clock.ts";
-export * from "./log.ts";
-export * from "./ids.ts";
-export * from "./text.ts";
-export * from "./fs.ts";
-export * from "./json.ts";
-export * from "./deps.ts";
-export * from "./worker.ts";
-export * from "./names.ts";
+export {
+  asBridgeError,
+  BridgeError,
+  type ErrorCode,
+  type Failure,
+  failure,
+  toFailure,
+} from "./errors.ts";
+export { type Clock, ManualClock, systemClock } from "./clock.ts";
+export { createLogger, guardStdout, type Logger } from "./log.ts";
+export { type CompoundId, EVENTS_CHAT_ID, formatCompoundId, parseCompoundId } from "./ids.ts";
+export { codePointLength, isoSeconds, truncateCodePoints, utf8Length } from "./text.ts";
+export { writeFileAtomic } from "./fs.ts";
+export { canonicalJson } from "./json.ts";
+export { defaultDeps, type Deps } from "./deps.ts";
+export {
+  currentWorkerKind,
+  serveWorker,
+  spawnWorker,
+  type WorkerKind,
+  workerName,
+} from "./worker.ts";
+export { APP_ID_PATTERN, INBOX_URI, stateDir, STATUS_URI } from "./names.ts";

@@ -1,6 +1,8 @@
 import assert from "node:assert/strict";
 import { startWs } from "./_sdk_harness.ts";
-import { createEmulator, DEFAULT_IDS, type Emulator, startEmulator, WEB_ASSETS } from "./mod.ts";
+import { DEFAULT_IDS, type Emulator, startEmulator } from "./mod.ts";
+import { createEmulator } from "./emulator.ts";
+import { WEB_ASSETS } from "./web/mod.ts";
 
 const D = DEFAULT_IDS;
 

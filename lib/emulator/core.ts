@@ -28,14 +28,6 @@ export const TEST_CLIENT_CONFIG: ClientConfig = Object.freeze({
   ReconnectNonce: 0,
 });
 
-/** The values real Feishu sends. */
-export const FEISHU_CLIENT_CONFIG: ClientConfig = Object.freeze({
-  PingInterval: 120,
-  ReconnectCount: -1,
-  ReconnectInterval: 120,
-  ReconnectNonce: 30,
-});
-
 /** Size and count limits the emulator enforces. */
 export interface Limits {
   /** UTF-8 bytes of a `text` content string (230025 above). */

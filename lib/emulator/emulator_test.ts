@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { sdkClient, startWs } from "./_sdk_harness.ts";
-import { createEmulator, DEFAULT_IDS, ManualEmuClock, startEmulator } from "./mod.ts";
+import { DEFAULT_IDS, ManualEmuClock, startEmulator } from "./mod.ts";
+import { createEmulator } from "./emulator.ts";
 
 const D = DEFAULT_IDS;
 

@@ -1,12 +1,7 @@
 import assert from "node:assert/strict";
 import { lark, sdkClient } from "./_sdk_harness.ts";
-import {
-  createEmulator,
-  DEFAULT_IDS,
-  type Emulator,
-  ManualEmuClock,
-  startEmulator,
-} from "./mod.ts";
+import { createEmulator } from "./emulator.ts";
+import { DEFAULT_IDS, type Emulator, ManualEmuClock, startEmulator } from "./mod.ts";
 
 const D = DEFAULT_IDS;
 const text = (t: string) => JSON.stringify({ text: t });

@@ -13,8 +13,8 @@
  *
  * @example
  * ```ts
- * import { createEmulator, DEFAULT_IDS } from "./mod.ts";
- * await using emu = createEmulator();
+ * import { DEFAULT_IDS, startEmulator } from "./mod.ts";
+ * await using emu = await startEmulator();
  * const token = await emu.handle(new Request("http://x/open-apis/auth/v3/tenant_access_token/internal", {
  *   method: "POST",
  *   headers: { "content-type": "application/json" },
@@ -25,59 +25,10 @@
  * @module
  */
 
-export { createEmulator, startEmulator } from "./emulator.ts";
-export type {
-  Emulator,
-  EventFilter,
-  FaultControls,
-  RequestFilter,
-  WsControls,
-} from "./emulator.ts";
-export { type EmuClock, ManualEmuClock, RealEmuClock, type TimerId } from "./clock.ts";
-export {
-  type ClientConfig,
-  DEFAULT_LIMITS,
-  type EmuErrorRecord,
-  type EmulatorOptions,
-  FEISHU_CLIENT_CONFIG,
-  type Limits,
-  type RequestRecord,
-  type Settings,
-  TEST_CLIENT_CONFIG,
-} from "./core.ts";
-export { createDefaultWorld, DEFAULT_IDS, makeChat, makeUser, TENANT_KEY } from "./fixtures.ts";
-export type {
-  App,
-  CardResult,
-  Chat,
-  ChatMode,
-  Mention,
-  Reaction,
-  Sender,
-  StoredMessage,
-  Toast,
-  Upload,
-  User,
-} from "./world.ts";
-export { World } from "./world.ts";
-export type { Change, ChangeFeed, ChangeKind, WaitOptions } from "./feed.ts";
-export type { FaultResponse, FaultRule } from "./faults.ts";
-export type { Inbound, UserMessageInput } from "./inbound.ts";
-export type { Click } from "./actions.ts";
-export type { CardAction } from "./events.ts";
-export type { EventEnvelope } from "./views.ts";
-export {
-  type Ack,
-  decodeFrame,
-  type DeliveryAttempt,
-  type DeliveryStatus,
-  encodeFrame,
-  type EndpointRefusal,
-  type EventRecord,
-  type Frame,
-  type FrameHeader,
-  type PushOptions,
-  type SessionStatus,
-  type UpgradeRefusal,
-} from "./ws/mod.ts";
-export { WEB_ASSETS, type WebAsset } from "./web/mod.ts";
+export { startEmulator } from "./emulator.ts";
+export type { Emulator } from "./emulator.ts";
+export { ManualEmuClock } from "./clock.ts";
+export { type EmulatorOptions, type RequestRecord } from "./core.ts";
+export { DEFAULT_IDS, makeChat, makeUser } from "./fixtures.ts";
+export type { StoredMessage } from "./world.ts";
+export { decodeFrame, encodeFrame, type Frame } from "./ws/mod.ts";

@@ -6,19 +6,12 @@
  * @module
  */
 
-export * from "./api.ts";
-export * from "./classify.ts";
-export { createFeishuApi, type FeishuApiOptions, fileNameFromDisposition } from "./client.ts";
-export { sdkLogger, summariseSdkArgs } from "./sdk_logger.ts";
+export type { FeishuApi, FeishuMessage, ReceiveIdType } from "./api.ts";
+export { createFeishuApi } from "./client.ts";
 export {
-  type AxiosProxy,
-  axiosProxy,
-  describeProxy,
-  noProxyMatches,
-  processProxyEnv,
-  type ProxyEnv,
-  proxyEnvOf,
-  proxyForUrl,
-  validateProxyEnv,
-} from "./proxy.ts";
-export * from "./ws/mod.ts";
+  type LongConnection,
+  type LongConnectionOptions,
+  type LongConnectionStatus,
+  type RawEnvelope,
+  startLongConnection,
+} from "./ws/mod.ts";

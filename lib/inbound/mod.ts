@@ -6,12 +6,7 @@
  * @module
  */
 
-export * from "./intake.ts";
-export * from "./admission.ts";
-export * from "./normalise/mod.ts";
-export * from "./attachments/mod.ts";
-export * from "./voice.ts";
-export * from "./events.ts";
-export * from "./pipeline.ts";
-export * from "./backfill.ts";
-export * from "./runtime.ts";
+export type { IntakeCounters } from "./intake.ts";
+export { normaliseMessage } from "./normalise/mod.ts";
+export type { InboundSeams, PipelineCounters } from "./pipeline.ts";
+export { type BackfillStatus, type InboundRuntime, startInbound } from "./runtime.ts";

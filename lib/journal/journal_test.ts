@@ -7,7 +7,8 @@ import {
   withTempDir,
   yieldToEventLoop,
 } from "./_test_helpers.ts";
-import { DEFAULT_DEDUPE_TTL_MS, type Job, MIN_DEDUPE_TTL_MS } from "./mod.ts";
+import type { Job } from "./mod.ts";
+import { DEFAULT_DEDUPE_TTL_MS, MIN_DEDUPE_TTL_MS } from "./open.ts";
 
 const ev = (chatKey: string, id: string, account = "main") => ({
   account,

@@ -65,15 +65,7 @@
  * @module
  */
 
-export {
-  DEFAULT_DEDUPE_TTL_MS,
-  DEFAULT_MAX_ATTEMPTS,
-  journalPath,
-  MIN_DEDUPE_TTL_MS,
-  openJournal,
-} from "./open.ts";
+export { journalPath, openJournal } from "./open.ts";
 export { Journal } from "./journal.ts";
-export { DEFAULT_BACKOFF_BASE_MS, DEFAULT_BACKOFF_MAX_MS } from "./_backoff.ts";
-export { MAX_PAYLOAD_BYTES } from "./_body.ts";
-export type * from "./types.ts";
+export type { Job, JournalStats, JsonValue } from "./types.ts";
 export { RetryLater } from "./types.ts";

@@ -8,7 +8,7 @@
  */
 
 import { configuredProxies, proxyEnvOf } from "../feishu/proxy.ts";
-import type { LaunchOptions } from "../config/launch.ts";
+import type { LaunchOptions } from "../config/mod.ts";
 import { type App, appCommand } from "./app.ts";
 import { peekConfig, permissionFlags } from "./permissions.ts";
 

@@ -6,6 +6,6 @@
  * @module
  */
 
-export { type App, type AppCommand, appCommand, bundleApp, sourceApp } from "./app.ts";
+export { type App, appCommand, bundleApp, sourceApp } from "./app.ts";
 export { ensureConfined, fail } from "./confine.ts";
-export { hostsFor, peekConfig, permissionFlags } from "./permissions.ts";
+export { hostsFor } from "./permissions.ts";

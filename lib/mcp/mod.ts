@@ -5,6 +5,6 @@
  * @module
  */
 
-export * from "./server.ts";
-export * from "./stdio.ts";
-export * from "./family/mod.ts";
+export { createMcpServer, type McpApp, type ResourceEntry } from "./server.ts";
+export { serveStdio } from "./stdio.ts";
+export { FEISHU_ACTIONS, validateToolCall } from "./family/mod.ts";

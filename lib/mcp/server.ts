@@ -6,7 +6,7 @@
  */
 
 import * as sdk from "./_sdk.ts";
-import { feishuTool } from "./family/tool.ts";
+import { feishuTool } from "./family/mod.ts";
 
 /** One listed resource. */
 export interface ResourceEntry {

@@ -7,10 +7,11 @@
  * @module
  */
 
-export * from "./relative_time.ts";
-export * from "./items.ts";
-export * from "./fit.ts";
-export * from "./preview.ts";
-export * from "./licc.ts";
-export * from "./channel.ts";
-export * from "./notifier.ts";
+export { PREVIEW_WINDOW } from "./preview.ts";
+export { liccInboxDir } from "./licc.ts";
+export {
+  createNotifier,
+  type Notifier,
+  type NotifierCounters,
+  type PushTarget,
+} from "./notifier.ts";

@@ -20,22 +20,26 @@
  * @module
  */
 
-export * from "./types.ts";
-export * from "./content.ts";
-export * from "./media_fs.ts";
-export * from "./preview.ts";
-export * from "./progress.ts";
-export * from "./wire.ts";
-export * from "./materialise.ts";
-export * from "./chunk_group.ts";
-export * from "./edit_plan.ts";
-export * from "./results.ts";
-export * from "./lifecycle.ts";
-export * from "./idempotency.ts";
-export * from "./scheduler.ts";
-export * from "./outbox.ts";
-export * from "./markdown/mod.ts";
-export * from "./duplicate_guard.ts";
-export * from "./planner.ts";
-export * from "./upload.ts";
-export * from "./deliver.ts";
+export type { NormalisedContent, WireBody } from "./types.ts";
+export { normaliseOutbound, type OutboundInput } from "./content.ts";
+export { denoMediaFs, type MediaFs } from "./media_fs.ts";
+export { wrapProgressCard } from "./progress.ts";
+export { requestBytes } from "./wire.ts";
+export { materialise } from "./materialise.ts";
+export { resolveChunkGroup } from "./chunk_group.ts";
+export { partialDeliveryFailure, sendSuccess, sentRecord } from "./results.ts";
+export {
+  applyLifecycle,
+  type EditResult,
+  type LifecycleInput,
+  lifecycleResponse,
+  type MemberOutcome,
+} from "./lifecycle.ts";
+export { checkIdempotencyKey, chunkUuids } from "./idempotency.ts";
+export { PRIORITY } from "./scheduler.ts";
+export { createOutbox, type Outbox } from "./outbox.ts";
+export { type Degradation, splitMarkdown, splitText } from "./markdown/mod.ts";
+export { duplicateBlocked, DuplicateGuard } from "./duplicate_guard.ts";
+export { Planner } from "./planner.ts";
+export { checkMediaSize, type ReadFile, uploadMedia } from "./upload.ts";
+export type { DeliveryOutcome, DeliveryRoute } from "./deliver.ts";

@@ -18,17 +18,17 @@ import { PRIORITY } from "../outbound/mod.ts";
 import type { TypingEntry, TypingStore } from "../store/mod.ts";
 
 /** The emoji types used automatically. */
-export const PRESENCE = { seen: "OK", typing: "Typing", done: "THUMBSUP" } as const;
+const PRESENCE = { seen: "OK", typing: "Typing", done: "THUMBSUP" } as const;
 
 /** What presence needs. */
-export interface PresenceDeps {
+interface PresenceDeps {
   account: Pick<Account, "alias" | "outbox">;
   typing: TypingStore;
   log: Logger;
 }
 
 /** A message presence acts on: its chat (the outbox lane) and Feishu id. */
-export interface PresenceTarget {
+interface PresenceTarget {
   chatId: string;
   messageId: string;
 }

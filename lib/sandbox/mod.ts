@@ -6,7 +6,7 @@
  */
 
 import { join } from "node:path";
-import type { LaunchOptions } from "../config/launch.ts";
+import type { LaunchOptions } from "../config/mod.ts";
 import { type App, appCommand } from "../launch/mod.ts";
 import { DEFAULT_IDS, startEmulator } from "../emulator/mod.ts";
 import { Client, StdioClientTransport } from "../mcp/client.ts";

@@ -4,7 +4,4 @@
  * @module
  */
 
-export * from "./start.ts";
-export * from "./about.ts";
-export * from "./status.ts";
-export * from "./resources.ts";
+export { serve } from "./serve.ts";

@@ -6,11 +6,10 @@
  * @module
  */
 
-import type { LaunchOptions } from "../config/launch.ts";
+import type { LaunchOptions } from "../config/mod.ts";
 import { defaultDeps, guardStdout, stateDir } from "../core/mod.ts";
-import { createMcpServer, type McpApp } from "../mcp/server.ts";
-import { serveStdio } from "../mcp/stdio.ts";
-import type { PushTarget } from "../notify/notifier.ts";
+import { createMcpServer, type McpApp, serveStdio } from "../mcp/mod.ts";
+import type { PushTarget } from "../notify/mod.ts";
 import { lockWorkdir, type WorkdirLock } from "../store/lock.ts";
 import { INSTRUCTIONS, SERVER_NAME, VERSION } from "./about.ts";
 import { resourceList } from "./resources.ts";

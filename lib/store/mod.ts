@@ -16,16 +16,25 @@ import { TypingStore } from "./typing.ts";
 import { WriteStore } from "./writes.ts";
 import { Searcher } from "./search.ts";
 
-export * from "./records.ts";
-export * from "./record_types.ts";
-export * from "./contacts.ts";
-export * from "./identity.ts";
-export * from "./typing.ts";
-export * from "./writes.ts";
-export * from "./search.ts";
-export * from "./lock.ts";
-export { openDatabase, STORE_APP } from "./db.ts";
-export { MIGRATIONS } from "./migrations.ts";
+export { RecordStore, type StoredRecord } from "./records.ts";
+export type {
+  Attachment,
+  AttachmentDescriptor,
+  AttachmentSummary,
+  AttachmentType,
+  IncomingMessageRecord,
+  Mention,
+  MessageContent,
+  PassiveEventRecord,
+  PassiveEventType,
+  SentMessageRecord,
+  TranscriptSegment,
+  VoiceTranscript,
+} from "./record_types.ts";
+export { type BotIdentity, IdentityStore } from "./identity.ts";
+export { type TypingEntry, TypingStore } from "./typing.ts";
+export type { SearchJob } from "./search.ts";
+export type { WorkdirLock } from "./lock.ts";
 
 /** The opened store. */
 export interface Store {

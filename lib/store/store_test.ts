@@ -4,7 +4,9 @@ import { DatabaseSync } from "node:sqlite";
 import { ManualClock, systemClock } from "../core/mod.ts";
 import { stateDir } from "../core/mod.ts";
 import { incomingRecord, sentRecordOf } from "./_fixtures.ts";
-import { lockWorkdir, openStore, type RecordInput } from "./mod.ts";
+import { openStore } from "./mod.ts";
+import { lockWorkdir } from "./lock.ts";
+import type { RecordInput } from "./records.ts";
 
 async function withStore(
   fn: (s: ReturnType<typeof openStore>, dir: string) => Promise<void> | void,

@@ -6,10 +6,9 @@
  * @module
  */
 
-export { ApiError, errorResponse, json, ok } from "./_envelope.ts";
-export { authenticate, revokeTokens } from "./auth.ts";
-export { checkCard, checkContent, type CheckedContent } from "./content.ts";
-export { type ApiEnv, handleApi, ROUTES } from "./dispatch.ts";
+export { ApiError } from "./_envelope.ts";
+export { revokeTokens } from "./auth.ts";
+export { handleApi } from "./dispatch.ts";
 export { download, sniffContentType } from "./media.ts";
-export { multipartBoundary, type MultipartPart, parseMultipart, partText } from "./multipart.ts";
-export { findRoute, matchPath, type Route, type RouteCtx } from "./router.ts";
+export { type MultipartPart } from "./multipart.ts";
+export { matchPath } from "./router.ts";

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { createEmulator } from "../mod.ts";
+import { createEmulator } from "../emulator.ts";
 import { recordedHash, sourceHash } from "./_source_hash.ts";
 import { WEB_ASSETS } from "./assets.ts";
 

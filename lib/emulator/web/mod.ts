@@ -9,5 +9,4 @@
  * @module
  */
 
-export { WEB_ASSETS, type WebAsset } from "./assets.ts";
-export * from "./render/mod.ts";
+export { WEB_ASSETS } from "./assets.ts";

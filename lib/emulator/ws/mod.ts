@@ -5,7 +5,7 @@
  * @module
  */
 
-export * from "./pbbp2.ts";
-export * from "./session.ts";
-export * from "./delivery.ts";
-export * from "./hub.ts";
+export { decodeFrame, encodeFrame, type Frame } from "./pbbp2.ts";
+export type { Ack } from "./session.ts";
+export type { EventRecord, PushOptions } from "./delivery.ts";
+export { type EndpointRefusal, type SessionStatus, type UpgradeRefusal, WsHub } from "./hub.ts";

@@ -10,19 +10,8 @@
 
 export { startLongConnection } from "./connection.ts";
 export type {
-  ConnectedInfo,
   LongConnection,
   LongConnectionOptions,
-  LongConnectionState,
   LongConnectionStatus,
   RawEnvelope,
-  WatchdogOptions,
 } from "./types.ts";
-export {
-  backoffDelay,
-  type BackoffPolicy,
-  classifyWsError,
-  DEFAULT_BACKOFF,
-  type WsFailure,
-  type WsFailureKind,
-} from "./backoff.ts";

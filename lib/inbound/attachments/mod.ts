@@ -6,6 +6,5 @@
  * @module
  */
 
-export * from "./descriptors.ts";
-export * from "./safe_name.ts";
-export * from "./download.ts";
+export { buildDescriptors, type ResourceRef } from "./descriptors.ts";
+export { attachmentsDir, downloadAttachments } from "./download.ts";

@@ -7,9 +7,6 @@
  * @module
  */
 
-export * from "./envelope.ts";
-export * from "./types.ts";
-export * from "./mentions.ts";
-export * from "./registry.ts";
-export * from "./normalise.ts";
-export * from "./history.ts";
+export { isMentionAll, readMessage } from "./envelope.ts";
+export { normaliseMessage } from "./normalise.ts";
+export { envelopeFromHistoryItem } from "./history.ts";

@@ -18,23 +18,5 @@
  * @module
  */
 
-export {
-  createTranscriber,
-  DEFAULT_TRANSCRIBER_TIMEOUT_SECONDS,
-  NO_TRANSCRIBER_ERROR,
-  type Transcriber,
-  type TranscriberConfig,
-  type TranscriberDeps,
-  type TranscribeRequest,
-  type TranscriptionResult,
-} from "./transcriber.ts";
-export { INPUT_PLACEHOLDER, WAV_PLACEHOLDER } from "./run.ts";
-export {
-  createOpusDecoder,
-  DEFAULT_DECODE_TIMEOUT_MS,
-  type OpusDecoder,
-  type OpusDecoderOptions,
-} from "./decode.ts";
-export { AudioDecodeError, type DecodedWav } from "./decoded.ts";
+export { createTranscriber, type Transcriber } from "./transcriber.ts";
 export { isDecodeWorker } from "./_protocol.ts";
-export { parseWav, type WavInfo } from "./wav.ts";

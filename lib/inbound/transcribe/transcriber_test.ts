@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { type Clock, createLogger, systemClock } from "../../core/mod.ts";
-import { createTranscriber, type TranscriberConfig, type TranscriberDeps } from "./mod.ts";
+import { createTranscriber, type TranscriberConfig, type TranscriberDeps } from "./transcriber.ts";
 
 const fixtures = new URL("../../../tests/fixtures/", import.meta.url);
 const voicePath = new URL("voice_hello.ogg", fixtures).pathname;

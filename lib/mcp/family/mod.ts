@@ -10,10 +10,26 @@
  * @module
  */
 
-export * from "./actions.ts";
-export * from "./descriptions.ts";
-export * from "./schema.ts";
-export * from "./inputs.ts";
-export * from "./validate.ts";
-export * from "./tool.ts";
-export { CONTENT_TYPES, type ContentType, EDITABLE_CONTENT_TYPES } from "./_content_schema.ts";
+export { FEISHU_ACTIONS } from "./actions.ts";
+export type {
+  AddContactInput,
+  CardBody,
+  CheckInput,
+  ContactsInput,
+  DeleteInput,
+  EditableContent,
+  EditInput,
+  MediaContent,
+  MediaSource,
+  OutboundContent,
+  ReactInput,
+  ReadInput,
+  RemoveContactInput,
+  ReplyInput,
+  SearchInput,
+  SendInput,
+  ValidatedCall,
+} from "./inputs.ts";
+export { validateToolCall } from "./validate.ts";
+export { feishuTool } from "./tool.ts";
+export { type ContentType, EDITABLE_CONTENT_TYPES } from "./_content_schema.ts";

@@ -8,6 +8,11 @@
  * @module
  */
 
-export * from "./types.ts";
-export { chunkMarkdown, splitMarkdown } from "./split_markdown.ts";
-export { chunkText, splitText } from "./split_text.ts";
+export {
+  type ChunkOptions,
+  DEFAULT_CHUNK_LIMIT,
+  type Degradation,
+  type SplitResult,
+} from "./types.ts";
+export { splitMarkdown } from "./split_markdown.ts";
+export { splitText } from "./split_text.ts";
