@@ -15,7 +15,7 @@ export {
   toFailure,
 } from "./errors.ts";
 export { type Clock, ManualClock, systemClock } from "./clock.ts";
-export { createLogger, guardStdout, type Logger } from "./log.ts";
+export { createLogger, guardStdout, type Logger, Redactor } from "./log.ts";
 export { type CompoundId, EVENTS_CHAT_ID, formatCompoundId, parseCompoundId } from "./ids.ts";
 export { codePointLength, isoSeconds, truncateCodePoints, utf8Length } from "./text.ts";
 export { writeFileAtomic } from "./fs.ts";

@@ -24,7 +24,7 @@ export type { NormalisedContent, WireBody } from "./types.ts";
 export { normaliseOutbound, type OutboundInput } from "./content.ts";
 export { denoMediaFs, type MediaFs } from "./media_fs.ts";
 export { wrapProgressCard } from "./progress.ts";
-export { requestBytes } from "./wire.ts";
+export { requestBytes, wireBody } from "./wire.ts";
 export { materialise } from "./materialise.ts";
 export { resolveChunkGroup } from "./chunk_group.ts";
 export { partialDeliveryFailure, sendSuccess, sentRecord } from "./results.ts";

@@ -34,7 +34,7 @@ export type {
 export { type BotIdentity, IdentityStore } from "./identity.ts";
 export { type TypingEntry, TypingStore } from "./typing.ts";
 export type { SearchJob } from "./search.ts";
-export type { WorkdirLock } from "./lock.ts";
+export { lockWorkdir, type WorkdirLock } from "./lock.ts";
 
 /** The opened store. */
 export interface Store {
