@@ -104,20 +104,9 @@ export function createDefaultWorld(): World {
   w.addUser(makeUser(d.alice));
   w.addUser(makeUser(d.bob));
   const both = [d.alice.openId, d.bob.openId];
-  w.addChat(makeChat({
-    chatId: d.aliceP2p,
-    name: "",
-    mode: "p2p",
-    members: [d.alice.openId],
-    bots: [d.appId],
-  }));
-  w.addChat(makeChat({
-    chatId: d.bobP2p,
-    name: "",
-    mode: "p2p",
-    members: [d.bob.openId],
-    bots: [d.appId],
-  }));
+  for (const [chatId, user] of [[d.aliceP2p, d.alice], [d.bobP2p, d.bob]] as const) {
+    w.addChat(makeChat({ chatId, name: "", mode: "p2p", members: [user.openId], bots: [d.appId] }));
+  }
   w.addChat(
     makeChat({ chatId: d.team, name: "Team", mode: "group", members: both, bots: [d.appId] }),
   );
