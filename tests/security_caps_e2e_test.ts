@@ -1,0 +1,58 @@
+/**
+ * End to end: size caps and the right error codes, through the real MCP
+ * client over stdio against the loopback emulator. Outbound text past its cap
+ * is refused before anything reaches Feishu; inbound frames of any size Feishu
+ * sends are journaled and recorded; an inbound file past its cap is stopped
+ * and recorded as a failed attachment; numbers, patterns, credentials and
+ * config values that used to end as misleading codes or wider permissions get
+ * their own clear answer.
+ */
+
+import assert from "node:assert/strict";
+import { DEFAULT_IDS, startEmulator } from "../lib/emulator/mod.ts";
+import { startServer } from "./_server.ts";
+import { D, startRig } from "./_outbound.ts";
+
+const SECRET = DEFAULT_IDS.appSecret;
+
+function account(url: string, extra: Record<string, unknown> = {}) {
+  return { alias: "main", app_id: DEFAULT_IDS.appId, app_secret: SECRET, domain: url, ...extra };
+}
+
+const REFUSED: { name: string; config: (url: string) => unknown; line: string }[] = [
+  {
+    name: "a media root holding a comma",
+    config: (url) => ({ accounts: [account(url)], media_roots: ["/tmp/x,/etc"] }),
+    line:
+      "config media_roots[0]: Expected a media root without ',' (a comma would widen the server's permissions)",
+  },
+  {
+    name: "a domain holding a comma",
+    config: (url) => ({ accounts: [account(`${url},evil.example`)] }),
+    line:
+      "config accounts[0].domain: Expected domain without ',' (a comma would widen the server's permissions)",
+  },
+  {
+    name: "a transcriber whose program is an empty string",
+    config: (url) => ({ accounts: [account(url)], transcriber: { command: [""] } }),
+    line:
+      "config transcriber.command: Expected the program (the first element) to be a non-empty string",
+  },
+];
+
+for (const bad of REFUSED) {
+  Deno.test(`a config with ${bad.name} is refused at start with one clear line on stderr and in status`, async () => {
+    await using emu = await startEmulator();
+    const server = await startServer({ config: bad.config(emu.url) });
+    try {
+      assert.equal((await server.call("accounts", {})).error_code, "NOT_CONNECTED");
+      const status = JSON.parse(await server.resource("lingtai://status"));
+      assert.equal(status.status, "degraded");
+      assert.equal(server.stderr().split("\n").filter((l) => l.includes(bad.line)).length, 1);
+      assert.deepEqual(status.notes.filter((n: string) => n.includes("config ")), [bad.line]);
+      assert.deepEqual(status.permissions.read_outside_workdir, false);
+    } finally {
+      await server.close();
+    }
+  });
+}
