@@ -56,3 +56,19 @@ for (const bad of REFUSED) {
     }
   });
 }
+
+Deno.test("a wrong app secret answers PERMISSION_DENIED, not retryable, and sends nothing", async () => {
+  await using emu = await startEmulator();
+  const server = await startServer({
+    config: { accounts: [account(emu.url, { app_secret: "not-the-secret" })] },
+  });
+  try {
+    const sent = await server.call("send", { receive_id: D.aliceP2p, text: "hi" });
+    assert.equal(sent.error_code, "PERMISSION_DENIED", JSON.stringify(sent));
+    assert.equal(sent.retryable, false);
+    assert.match(String(sent.message), /app secret invalid/);
+    assert.equal(emu.messages(D.aliceP2p).length, 0);
+  } finally {
+    await server.close();
+  }
+});
