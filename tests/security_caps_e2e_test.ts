@@ -72,3 +72,20 @@ Deno.test("a wrong app secret answers PERMISSION_DENIED, not retryable, and send
     await server.close();
   }
 });
+
+Deno.test("read with limit 1e308 is INVALID_ARGUMENT and a 200 KB search pattern is refused without being echoed", async () => {
+  await using rig = await startRig();
+  const read = await rig.call("read", { chat_id: D.aliceP2p, limit: 1e308 });
+  assert.equal(read.error_code, "INVALID_ARGUMENT", JSON.stringify(read));
+  assert.match(String(read.message), /limit/);
+  const pattern = "a".repeat(200_000);
+  const before = rig.server.stderr().length;
+  const found = await rig.call("search", { query: pattern });
+  assert.equal(found.error_code, "INVALID_ARGUMENT");
+  assert.match(String(found.message), /at most 1000 code points but found 200000/);
+  assert.ok(JSON.stringify(found).length < 1000, "the result stays small");
+  assert.ok(!rig.server.stderr().slice(before).includes("a".repeat(1001)), "the log stays small");
+  // A pattern at the documented length still runs.
+  const ok = await rig.call("search", { query: "a".repeat(1000) });
+  assert.equal(ok.status, "ok", JSON.stringify(ok));
+});
