@@ -63,7 +63,11 @@ Deno.test("a wrong app secret answers PERMISSION_DENIED, not retryable, and send
     config: { accounts: [account(emu.url, { app_secret: "not-the-secret" })] },
   });
   try {
-    const sent = await server.call("send", { receive_id: D.aliceP2p, text: "hi" });
+    const sent = await server.call("send", {
+      receive_id: D.aliceP2p,
+      receive_id_type: "chat_id",
+      text: "hi",
+    });
     assert.equal(sent.error_code, "PERMISSION_DENIED", JSON.stringify(sent));
     assert.equal(sent.retryable, false);
     assert.match(String(sent.message), /app secret invalid/);
@@ -88,4 +92,49 @@ Deno.test("read with limit 1e308 is INVALID_ARGUMENT and a 200 KB search pattern
   // A pattern at the documented length still runs.
   const ok = await rig.call("search", { query: "a".repeat(1000) });
   assert.equal(ok.status, "ok", JSON.stringify(ok));
+});
+
+Deno.test("a 1 MB text send is FORMAT_ERROR naming the cap and no message reaches Feishu", async () => {
+  await using rig = await startRig();
+  const before = rig.emu.messages(D.aliceP2p).length;
+  const sent = await rig.call("send", {
+    receive_id: D.aliceP2p,
+    receive_id_type: "chat_id",
+    text: "x".repeat(1_000_000),
+  });
+  assert.equal(sent.error_code, "FORMAT_ERROR", JSON.stringify(sent).slice(0, 300));
+  assert.equal(sent.retryable, false);
+  assert.match(String(sent.message), /at most 100000 code points/);
+  assert.match(String(sent.message), /limits\.outbound_text_code_points/);
+  assert.match(String(sent.message), /as a file/);
+  const md = await rig.call("send", {
+    receive_id: D.aliceP2p,
+    receive_id_type: "chat_id",
+    content: { type: "markdown", markdown: "y".repeat(100_001) },
+  });
+  assert.equal(md.error_code, "FORMAT_ERROR");
+  assert.match(String(md.message), /found 100001/);
+  assert.equal(rig.emu.messages(D.aliceP2p).length, before);
+});
+
+Deno.test("the outbound text cap is configurable and applies to send, reply and edit", async () => {
+  await using rig = await startRig({ config: { limits: { outbound_text_code_points: 10 } } });
+  const over = await rig.call("send", {
+    receive_id: D.aliceP2p,
+    receive_id_type: "chat_id",
+    text: "12345678901",
+  });
+  assert.equal(over.error_code, "FORMAT_ERROR");
+  assert.match(String(over.message), /at most 10 code points .* found 11/);
+  const sent = await rig.call("send", {
+    receive_id: D.aliceP2p,
+    receive_id_type: "chat_id",
+    text: "1234567890",
+  });
+  assert.equal(sent.status, "sent", JSON.stringify(sent));
+  const edited = await rig.call("edit", { message_id: sent.message_id, text: "12345678901" });
+  assert.equal(edited.error_code, "FORMAT_ERROR");
+  const reply = await rig.call("reply", { message_id: sent.message_id, text: "12345678901" });
+  assert.equal(reply.error_code, "FORMAT_ERROR");
+  assert.deepEqual(rig.botTexts(D.aliceP2p), ["1234567890"]);
 });

@@ -46,5 +46,7 @@ Deno.test("permissionFlags() grants nothing for a media root, domain or program 
   });
   assert.ok(f.includes("--allow-read=/app,/w,/media,/w/c.json"), f.join(" "));
   assert.ok(f.includes("--allow-net=127.0.0.1:7"), f.join(" "));
-  assert.ok(!f.some((x) => x.includes("/etc") || x.includes("evil") || x.startsWith("--allow-run")));
+  assert.ok(
+    !f.some((x) => x.includes("/etc") || x.includes("evil") || x.startsWith("--allow-run")),
+  );
 });
