@@ -138,3 +138,41 @@ Deno.test("the outbound text cap is configurable and applies to send, reply and 
   assert.equal(reply.error_code, "FORMAT_ERROR");
   assert.deepEqual(rig.botTexts(D.aliceP2p), ["1234567890"]);
 });
+
+async function filesUnder(dir: string): Promise<{ path: string; size: number }[]> {
+  const out: { path: string; size: number }[] = [];
+  for await (const e of Deno.readDir(dir)) {
+    const p = `${dir}/${e.name}`;
+    if (e.isDirectory) out.push(...await filesUnder(p));
+    else out.push({ path: p, size: (await Deno.stat(p)).size });
+  }
+  return out;
+}
+
+Deno.test("an inbound file over the configured cap is recorded with a failed attachment naming the cap and nothing over it on disk", async () => {
+  const cap = 1024 * 1024;
+  await using rig = await startRig({ config: { limits: { inbound_download_bytes: cap } } });
+  const big = await rig.inbound({
+    user: D.alice.openId,
+    chat: D.aliceP2p,
+    file: { bytes: new Uint8Array(2 * cap).fill(1), name: "big.bin" },
+  });
+  const small = await rig.inbound({
+    user: D.alice.openId,
+    chat: D.aliceP2p,
+    file: { bytes: new Uint8Array(cap).fill(2), name: "small.bin" },
+  });
+  const read = await rig.call("read", { chat_id: D.aliceP2p });
+  const messages = read.messages as Record<string, unknown>[];
+  const byId = (id: string) => messages.find((m) => m.id === id)!;
+  const [failed] = byId(big.id).attachments as Record<string, unknown>[];
+  assert.equal(failed!.status, "failed");
+  assert.match(String(failed!.error), /larger than the 1048576-byte cap/);
+  assert.match(String(failed!.error), /limits\.inbound_download_bytes/);
+  const [ok] = byId(small.id).attachments as Record<string, unknown>[];
+  assert.equal(ok!.status, "downloaded");
+  assert.equal(ok!.size, cap);
+  const files = await filesUnder(`${rig.server.workdir}/feishu/main/attachments`);
+  assert.deepEqual(files.map((f) => f.size), [cap]);
+  assert.ok(!files.some((f) => f.path.includes(big.messageId)));
+});
