@@ -18,6 +18,7 @@ import {
   type WireBody,
   wrapProgressCard,
 } from "../outbound/mod.ts";
+import { checkOutboundTextCap } from "../outbound/caps.ts";
 import type { Account } from "../account/mod.ts";
 import type { SentMessageRecord } from "../store/mod.ts";
 import type { ActionContext } from "./context.ts";
@@ -42,6 +43,7 @@ export async function prepareOutgoing(
   ctx: ActionContext,
   input: OutboundInput & { placeholder?: boolean },
 ): Promise<Prepared> {
+  checkOutboundTextCap(input, ctx.config.limits.outboundTextCodePoints);
   const rt = ctx.outbound;
   let content = await normaliseOutbound(input, {
     mediaRoots: ctx.config.mediaRoots,

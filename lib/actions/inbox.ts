@@ -113,6 +113,9 @@ function senderName(ctx: ActionContext, alias: string, r: StoredRecord): string 
   return typeof openId === "string" && openId ? ctx.store.contacts.displayName(alias, openId) : "";
 }
 
+/** The longest `search` pattern, in code points; a longer one is INVALID_ARGUMENT. */
+export const SEARCH_PATTERN_MAX_CODE_POINTS = 1000;
+
 /** `check`: conversations with unread counts, newest first. */
 export function check(ctx: ActionContext, input: CheckInput): Record<string, unknown> {
   const acct = resolveAccount(ctx, input.account);
@@ -143,6 +146,12 @@ export function read(ctx: ActionContext, input: ReadInput): Record<string, unkno
   const acct = resolveAccount(ctx, input.account);
   if (!input.chat_id) throw new BridgeError("INVALID_ARGUMENT", "chat_id is required");
   const limit = input.limit === undefined ? 10 : input.limit;
+  if (limit !== null && !Number.isSafeInteger(limit)) {
+    throw new BridgeError(
+      "INVALID_ARGUMENT",
+      `Expected limit to be at most ${Number.MAX_SAFE_INTEGER} (or null for all)`,
+    );
+  }
   const rows = ctx.store.records.listChat(acct.alias, input.chat_id, limit);
   ctx.store.records.markRead(
     acct.alias,
@@ -163,10 +172,21 @@ export async function search(
 ): Promise<Record<string, unknown>> {
   const acct = resolveAccount(ctx, input.account);
   if (!input.query) throw new BridgeError("INVALID_ARGUMENT", "query is required");
+  const length = [...input.query].length;
+  if (length > SEARCH_PATTERN_MAX_CODE_POINTS) {
+    // The pattern itself is never echoed: neither the result nor a log line grows with it.
+    throw new BridgeError(
+      "INVALID_ARGUMENT",
+      `Expected query to be at most ${SEARCH_PATTERN_MAX_CODE_POINTS} code points but found ${length}`,
+    );
+  }
   try {
     new RegExp(input.query, "i");
   } catch (err) {
-    throw new BridgeError("INVALID_ARGUMENT", `Invalid regex: ${(err as Error).message}`);
+    throw new BridgeError(
+      "INVALID_ARGUMENT",
+      `Invalid regex: ${truncateCodePoints((err as Error).message, 300)}`,
+    );
   }
   const out = await ctx.store.searcher.search({
     account: acct.alias,

@@ -26,6 +26,7 @@ import type { StoredRecord } from "../store/mod.ts";
 import { withWarnings } from "./_outgoing.ts";
 import { parseMessageRef, requireMessageRecord } from "./_targets.ts";
 import { type ActionContext, resolveAccount } from "./context.ts";
+import { checkOutboundTextCap } from "../outbound/caps.ts";
 
 /** The message an edit or delete acts on. */
 interface Target {
@@ -67,6 +68,7 @@ export async function edit(
   ctx: ActionContext,
   input: EditInput,
 ): Promise<Record<string, unknown>> {
+  checkOutboundTextCap(input, ctx.config.limits.outboundTextCodePoints);
   const target = resolveTarget(ctx, input.message_id);
   const content = await normaliseOutbound({
     text: "text" in input ? input.text : undefined,

@@ -71,6 +71,39 @@ const rejections: { name: string; config: unknown; want: string[] }[] = [
     config: { accounts: [acct], transcriber: { command: [] } },
     want: ["config transcriber.command: Expected a non-empty argv array"],
   },
+  {
+    name: "a transcriber whose program is an empty string",
+    config: { accounts: [acct], transcriber: { command: [""] } },
+    want: [
+      "config transcriber.command: Expected the program (the first element) to be a non-empty string",
+    ],
+  },
+  {
+    name: "a media root with a comma",
+    config: { accounts: [acct], media_roots: ["/x,/etc"] },
+    want: [
+      "config media_roots[0]: Expected a media root without ',' (a comma would widen the server's permissions)",
+    ],
+  },
+  {
+    name: "a domain with a comma",
+    config: { accounts: [{ ...acct, domain: "http://127.0.0.1:9,evil.example" }] },
+    want: [
+      "config accounts[0].domain: Expected domain without ',' (a comma would widen the server's permissions)",
+    ],
+  },
+  {
+    name: "a cap that is not a positive whole number",
+    config: { accounts: [acct], limits: { outbound_text_code_points: 0 } },
+    want: [
+      "config limits.outbound_text_code_points: Expected outbound_text_code_points to be a whole number from 1 to 10000000",
+    ],
+  },
+  {
+    name: "an unknown limits key",
+    config: { accounts: [acct], limits: { frames: 1 } },
+    want: ["config limits: unknown key 'frames'"],
+  },
 ];
 
 for (const c of rejections) {
@@ -103,6 +136,18 @@ Deno.test("parseConfig() applies defaults and collects secrets for redaction", (
   });
   assert.deepEqual(r.config.mediaRoots, ["/w"]);
   assert.deepEqual(r.config.notify, { licc: false, claudeChannel: true });
+  assert.deepEqual(r.config.limits, {
+    outboundTextCodePoints: 100_000,
+    inboundDownloadBytes: 100 * 1024 * 1024,
+  });
+});
+
+Deno.test("parseConfig() takes configured caps", () => {
+  const limits = { outbound_text_code_points: 5, inbound_download_bytes: 1024 };
+  const r = parseConfig(JSON.stringify({ accounts: [acct], limits }), opts);
+  assert.ok(r.ok);
+  if (!r.ok) return;
+  assert.deepEqual(r.config.limits, { outboundTextCodePoints: 5, inboundDownloadBytes: 1024 });
 });
 
 Deno.test("parseConfig() turns LICC on by default under LingTai", () => {

@@ -13,7 +13,22 @@ export interface Config {
   mediaRoots: string[];
   transcriber: FileConfig["transcriber"] | null;
   notify: { licc: boolean; claudeChannel: boolean };
+  limits: Limits;
 }
+
+/** Size caps with defaults applied. */
+export interface Limits {
+  /** Code points of text or markdown one send, reply or edit may carry. */
+  outboundTextCodePoints: number;
+  /** Bytes one inbound attachment may have; a larger download is stopped and recorded failed. */
+  inboundDownloadBytes: number;
+}
+
+/** The caps when the config sets none. */
+export const DEFAULT_LIMITS: Readonly<Limits> = Object.freeze({
+  outboundTextCodePoints: 100_000,
+  inboundDownloadBytes: 100 * 1024 * 1024,
+});
 
 /** An account with its domain resolved to a base URL. */
 export interface ResolvedAccount {
@@ -122,6 +137,12 @@ export function parseConfig(text: string, options: ConfigOptions): ConfigResult 
       notify: {
         licc: data.notify?.licc ?? options.lingtai,
         claudeChannel: data.notify?.claude_channel ?? true,
+      },
+      limits: {
+        outboundTextCodePoints: data.limits?.outbound_text_code_points ??
+          DEFAULT_LIMITS.outboundTextCodePoints,
+        inboundDownloadBytes: data.limits?.inbound_download_bytes ??
+          DEFAULT_LIMITS.inboundDownloadBytes,
       },
     },
   };

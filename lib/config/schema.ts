@@ -11,10 +11,18 @@ const APP_ID = APP_ID_PATTERN;
 /** Aliases name folders and the first segment of compound ids. */
 const ALIAS = /^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$/;
 
+/**
+ * Deno's permission flags separate entries with commas and have no escape, so
+ * a comma inside a granted path or host would widen the grant.
+ */
+const noComma = (what: string) => ({
+  message: `Expected ${what} without ',' (a comma would widen the server's permissions)`,
+});
+
 const domain = z.string().refine(
   (d) => d === "feishu" || d === "lark" || /^https?:\/\/[^/\s]+(\/[^\s]*)?$/.test(d),
   { message: "Expected 'feishu', 'lark' or an http(s) base URL" },
-);
+).refine((d) => !d.includes(","), noComma("domain"));
 
 /** A string field whose absence reads "required" and whose wrong type says so. */
 const str = (name: string) =>
@@ -38,7 +46,11 @@ const account = z.strictObject({
 });
 
 const transcriber = z.strictObject({
-  command: z.array(z.string()).min(1, { message: "Expected a non-empty argv array" }),
+  command: z.array(z.string()).min(1, { message: "Expected a non-empty argv array" })
+    .refine((c) => c.length === 0 || c[0]!.trim() !== "", {
+      message: "Expected the program (the first element) to be a non-empty string",
+    })
+    .refine((c) => !c[0]?.includes(","), noComma("the program")),
   timeout_seconds: z.number().positive().max(3600).optional(),
 });
 
@@ -47,19 +59,36 @@ const notify = z.strictObject({
   claude_channel: z.boolean().optional(),
 });
 
+/** A positive whole number no larger than `max`. */
+const cap = (name: string, max: number) =>
+  z.number({ error: `Expected ${name} to be a number` }).refine(
+    (n) => Number.isInteger(n) && n >= 1 && n <= max,
+    { message: `Expected ${name} to be a whole number from 1 to ${max}` },
+  );
+
+/** Size caps; each has a default (see `DEFAULT_LIMITS` in load.ts). */
+const limits = z.strictObject({
+  outbound_text_code_points: cap("outbound_text_code_points", 10_000_000).optional(),
+  inbound_download_bytes: cap("inbound_download_bytes", 2 ** 40).optional(),
+});
+
 /** The whole config file. */
 export const configSchema = z.strictObject({
   accounts: z.array(account, {
     error: (iss) => iss.input === undefined ? "required (a non-empty list)" : "Expected a list",
   }).min(1, { message: "Expected at least one account" }),
   media_roots: z.array(
-    z.string().refine((p) => p.startsWith("/"), { message: "Expected an absolute path" }),
+    z.string().refine((p) => p.startsWith("/"), { message: "Expected an absolute path" })
+      .refine((p) => !p.includes(","), noComma("a media root")),
   ).optional(),
   transcriber: transcriber.optional(),
   notify: notify.optional(),
+  limits: limits.optional(),
 });
 
 /** The transcriber command config. */
 export type TranscriberConfig = z.infer<typeof transcriber>;
+/** The size caps config. */
+export type LimitsConfig = z.infer<typeof limits>;
 /** The validated config file. */
 export type FileConfig = z.infer<typeof configSchema>;

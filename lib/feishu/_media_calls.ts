@@ -8,7 +8,8 @@ import { Buffer } from "node:buffer";
 import { attempt, enveloped, plainHeaders, presentString, readStream } from "./_envelope.ts";
 import type { ImV1 } from "./_messages.ts";
 import type { lark } from "./_sdk.ts";
-import type { FeishuApi } from "./api.ts";
+import type { CallOptions, FeishuApi } from "./api.ts";
+import { overCap, writeStreamCapped } from "./_stream_file.ts";
 
 type MediaCalls = Pick<
   FeishuApi,
@@ -18,6 +19,7 @@ type MediaCalls = Pick<
   | "uploadImage"
   | "uploadFile"
   | "downloadResource"
+  | "downloadResourceTo"
 >;
 
 /** Builds the reaction and media calls of one account's client. */
@@ -98,20 +100,7 @@ export function mediaCalls(client: lark.Client, im: ImV1): MediaCalls {
 
     downloadResource: (messageId, fileKey, type, opts = {}) =>
       attempt("download_resource", async () => {
-        // The generic request (not `im.messageResource.get`) so the download can be
-        // aborted: a shutdown must not wait for a large or stalled file.
-        const request = {
-          method: "GET" as const,
-          url: `/open-apis/im/v1/messages/${encodeURIComponent(messageId)}/resources/${
-            encodeURIComponent(fileKey)
-          }`,
-          params: { type },
-          responseType: "stream" as const,
-          signal: opts.signal,
-          // The SDK's response interceptor then returns the headers with the body.
-          $return_headers: true,
-        };
-        const res = await client.request(request) as { data: unknown; headers: unknown };
+        const res = await requestResource(client, messageId, fileKey, type, opts);
         const bytes = await readStream(res.data);
         const headers = plainHeaders(res.headers);
         return {
@@ -120,7 +109,49 @@ export function mediaCalls(client: lark.Client, im: ImV1): MediaCalls {
           contentType: headers["content-type"] ?? null,
         };
       }),
+
+    downloadResourceTo: (messageId, fileKey, type, opts) =>
+      attempt("download_resource", async () => {
+        const res = await requestResource(client, messageId, fileKey, type, opts);
+        const headers = plainHeaders(res.headers);
+        const declared = Number(headers["content-length"]);
+        const stream = res.data as AsyncIterable<Uint8Array> & { destroy?: () => void };
+        if (Number.isFinite(declared) && declared > opts.maxBytes) {
+          stream.destroy?.();
+          throw overCap(opts);
+        }
+        const size = await writeStreamCapped(stream, opts);
+        return {
+          size,
+          fileName: fileNameFromDisposition(headers["content-disposition"]),
+          contentType: headers["content-type"] ?? null,
+        };
+      }),
   };
+}
+
+/** Starts a resource download; the body is a stream the caller reads. */
+async function requestResource(
+  client: lark.Client,
+  messageId: string,
+  fileKey: string,
+  type: "image" | "file",
+  opts: CallOptions,
+): Promise<{ data: unknown; headers: unknown }> {
+  // The generic request (not `im.messageResource.get`) so the download can be
+  // aborted: a shutdown must not wait for a large or stalled file.
+  const request = {
+    method: "GET" as const,
+    url: `/open-apis/im/v1/messages/${encodeURIComponent(messageId)}/resources/${
+      encodeURIComponent(fileKey)
+    }`,
+    params: { type },
+    responseType: "stream" as const,
+    signal: opts.signal,
+    // The SDK's response interceptor then returns the headers with the body.
+    $return_headers: true,
+  };
+  return await client.request(request) as { data: unknown; headers: unknown };
 }
 
 /**

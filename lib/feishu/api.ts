@@ -85,6 +85,17 @@ export interface FeishuApi {
     type: "image" | "file",
     options?: CallOptions,
   ): Promise<{ bytes: Uint8Array; fileName: string | null; contentType: string | null }>;
+  /**
+   * Streams a message resource into the file `path`, never holding more than
+   * one chunk; a resource over `maxBytes` is stopped, its partial file removed,
+   * and `DOWNLOAD_FAILED` names the cap. Aborting `signal` cancels the request.
+   */
+  downloadResourceTo(
+    messageId: string,
+    fileKey: string,
+    type: "image" | "file",
+    options: CallOptions & { path: string; maxBytes: number },
+  ): Promise<{ size: number; fileName: string | null; contentType: string | null }>;
   /** One page of a chat's (or thread's) history. Times in ms. */
   listMessages(req: {
     containerIdType: "chat" | "thread";

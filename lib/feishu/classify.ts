@@ -39,9 +39,11 @@ export const PROVIDER_CODE_TABLE: readonly Rule[] = [
     code: "FORMAT_ERROR",
     retryable: false,
   },
-  // Missing scopes, availability, group settings, ownership.
+  // Missing scopes, availability, group settings, ownership; and credentials the
+  // token endpoint refuses (10014: the app secret is wrong), which no retry fixes.
   {
     codes: [
+      10014,
       99991672,
       99991679,
       99991401,

@@ -129,3 +129,14 @@ Deno.test("classifyTransportFailure() calls a timed-out send indeterminate and o
   );
   assert.deepEqual([r.code, r.retryable], ["UNKNOWN", true]);
 });
+
+Deno.test("classifyProviderFailure() names a refused app secret PERMISSION_DENIED, not retryable", () => {
+  const e = classifyProviderFailure({
+    operation: "send",
+    httpStatus: 400,
+    code: 10014,
+    msg: "app secret invalid",
+  });
+  assert.equal(e.code, "PERMISSION_DENIED");
+  assert.equal(e.retryable, false);
+});

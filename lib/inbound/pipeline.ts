@@ -78,6 +78,8 @@ export interface PipelineDeps {
   accounts: ReadonlyMap<string, Account>;
   transcriber: Transcriber;
   notifier: Notifier;
+  /** Byte cap of one inbound attachment (default: 100 MiB). */
+  inboundDownloadBytes?: number;
   seams?: InboundSeams;
 }
 
@@ -205,7 +207,9 @@ export function createPipeline(deps: PipelineDeps): Pipeline {
       const got = await downloadAttachments(norm.descriptors, {
         messageId: record.feishu_message_id,
         dir,
-        download: (mid, key, type) => account.api.downloadResource(mid, key, type, { signal }),
+        downloadTo: (mid, key, type, to) =>
+          account.api.downloadResourceTo(mid, key, type, { ...to, signal }),
+        maxBytes: deps.inboundDownloadBytes,
         signal,
       });
       record.attachments = got.attachments;

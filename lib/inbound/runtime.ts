@@ -82,6 +82,7 @@ export async function startInbound(options: InboundOptions): Promise<InboundRunt
     accounts: new Map(options.accounts.map((a) => [a.alias, a])),
     transcriber,
     notifier,
+    inboundDownloadBytes: config.limits.inboundDownloadBytes,
     seams: options.seams,
   });
   journal.start(pipeline.handle);

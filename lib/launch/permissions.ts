@@ -48,10 +48,13 @@ export function hostsFor(domain: string): string[] {
  * ```
  */
 export function permissionFlags(i: PermissionInputs): string[] {
-  const read = new Set([i.appDir, i.workdir, ...i.mediaRoots]);
+  // A flag's entries are comma-separated with no escape: a configured entry
+  // holding a comma would grant more than it names, so it grants nothing (the
+  // confined server then refuses that config with one clear line).
+  const read = new Set([i.appDir, i.workdir, ...i.mediaRoots.filter(single)]);
   if (i.configPath) read.add(i.configPath);
-  const net = new Set(i.domains.flatMap(hostsFor));
-  for (const p of i.proxies) for (const h of hostsFor(p)) net.add(h);
+  const net = new Set(i.domains.filter(single).flatMap(hostsFor).filter(single));
+  for (const p of i.proxies) for (const h of hostsFor(p)) if (single(h)) net.add(h);
   const flags = [
     "--no-prompt",
     `--allow-read=${[...read].join(",")}`,
@@ -60,8 +63,13 @@ export function permissionFlags(i: PermissionInputs): string[] {
   ];
   if (net.size) flags.push(`--allow-net=${[...net].join(",")}`);
   // Spawning needs only the run grant; the transcriber reads its own files with its own rights.
-  if (i.transcriber) flags.push(`--allow-run=${i.transcriber}`);
+  if (i.transcriber && single(i.transcriber)) flags.push(`--allow-run=${i.transcriber}`);
   return flags;
+}
+
+/** True when an entry is one flag entry (no comma that would split it). */
+function single(entry: string): boolean {
+  return !entry.includes(",");
 }
 
 /** Reads just what the flags need from a config file; never throws. */

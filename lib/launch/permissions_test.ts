@@ -35,3 +35,18 @@ Deno.test("permissionFlags() scopes reads, writes and the transcriber", () => {
   assert.ok(f.includes("--allow-run=whisper-cli"));
   assert.ok(!f.some((x) => x === "--allow-all" || x === "-A"));
 });
+
+Deno.test("permissionFlags() grants nothing for a media root, domain or program holding a comma", () => {
+  const f = permissionFlags({
+    ...base,
+    domains: ["http://127.0.0.1:9,evil.example", "http://127.0.0.1:7"],
+    mediaRoots: ["/x,/etc", "/media"],
+    transcriber: "whisper,sh",
+    proxies: [],
+  });
+  assert.ok(f.includes("--allow-read=/app,/w,/media,/w/c.json"), f.join(" "));
+  assert.ok(f.includes("--allow-net=127.0.0.1:7"), f.join(" "));
+  assert.ok(
+    !f.some((x) => x.includes("/etc") || x.includes("evil") || x.startsWith("--allow-run")),
+  );
+});

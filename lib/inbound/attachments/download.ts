@@ -1,12 +1,14 @@
 /**
  * Downloads a message's attachments one after another through an injected
- * `download` function and writes each file atomically under one folder.
- * A failed download is recorded, never thrown; the folder is only
- * created when a file is written.
+ * `downloadTo` function that streams each file to disk (or a `download` that
+ * returns bytes) and puts each file atomically under one folder. A file over
+ * the byte cap is stopped and recorded failed with the cap named; a failed
+ * download is recorded, never thrown; the folder is only created when a file
+ * is written.
  * @module
  */
 
-import { join, resolve } from "node:path";
+import { dirname, join, resolve } from "node:path";
 import { stateDir, writeFileAtomic } from "../../core/mod.ts";
 import { safeFileName, uniqueName } from "./safe_name.ts";
 import type { AttachmentDescriptor, AttachmentType } from "../../store/mod.ts";
@@ -31,13 +33,38 @@ export type DownloadResource = (
   apiType: ResourceApiType,
 ) => Promise<DownloadedResource>;
 
+/** What a streamed download reports: its size and the provider's file name, if any. */
+export interface StreamedResource {
+  size: number;
+  fileName?: string | null;
+}
+
+/**
+ * Streams one message resource into `to.path` (in production: `lib/feishu/`),
+ * never holding the file in memory; past `to.maxBytes` it throws and leaves no file.
+ */
+export type DownloadResourceTo = (
+  messageId: string,
+  fileKey: string,
+  apiType: ResourceApiType,
+  to: { path: string; maxBytes: number },
+) => Promise<StreamedResource>;
+
+/** The inbound download cap when none is given (100 MiB). */
+export const DEFAULT_MAX_DOWNLOAD_BYTES = 100 * 1024 * 1024;
+
 /** Options of {@link downloadAttachments}. */
 export interface DownloadOptions {
   /** Feishu message id the resources belong to. */
   messageId: string;
   /** Folder the files go to (created only when a file is written). */
   dir: string;
-  download: DownloadResource;
+  /** Streams a resource to a file; preferred over `download`. */
+  downloadTo?: DownloadResourceTo;
+  /** Returns a resource's bytes (used when there is no `downloadTo`). */
+  download?: DownloadResource;
+  /** Most bytes one attachment may have (default {@link DEFAULT_MAX_DOWNLOAD_BYTES}). */
+  maxBytes?: number;
   /** Stops before the next download; the caller replays the whole message. */
   signal?: AbortSignal;
 }
@@ -102,22 +129,54 @@ async function downloadOne(
   taken: Set<string>,
   options: DownloadOptions,
 ): Promise<Attachment> {
+  const maxBytes = options.maxBytes ?? DEFAULT_MAX_DOWNLOAD_BYTES;
+  const apiType = apiTypeFor(d.type);
+  // A streamed file lands beside the folder first, so a failure leaves the folder untouched.
+  const partial = join(dirname(options.dir), `.${index}.${crypto.randomUUID()}.partial`);
   try {
-    const got = await options.download(options.messageId, d.file_key, apiTypeFor(d.type));
-    if (!(got?.bytes instanceof Uint8Array)) {
-      throw new TypeError("Expected the download to return bytes but found none");
+    let providerName: string | null | undefined;
+    let bytes: Uint8Array | null = null;
+    let size: number;
+    if (options.downloadTo) {
+      await Deno.mkdir(dirname(options.dir), { recursive: true });
+      const got = await options.downloadTo(options.messageId, d.file_key, apiType, {
+        path: partial,
+        maxBytes,
+      });
+      providerName = got.fileName;
+      size = got.size;
+    } else if (options.download) {
+      const got = await options.download(options.messageId, d.file_key, apiType);
+      if (!(got?.bytes instanceof Uint8Array)) {
+        throw new TypeError("Expected the download to return bytes but found none");
+      }
+      if (got.bytes.byteLength > maxBytes) {
+        throw new RangeError(
+          `the file is larger than the ${maxBytes}-byte cap (limits.inbound_download_bytes)`,
+        );
+      }
+      providerName = got.fileName;
+      bytes = got.bytes;
+      size = bytes.byteLength;
+    } else {
+      throw new TypeError("Expected a download or downloadTo function but found neither");
     }
     const name = safeFileName({
       type: d.type,
       index,
-      providerName: got.fileName,
+      providerName,
       fileName: d.file_name,
     });
     const filename = uniqueName(name, taken);
     const path = resolve(options.dir, filename);
-    await writeFileAtomic(path, got.bytes);
-    return { ...d, status: "downloaded", filename, path, size: got.bytes.byteLength };
+    if (bytes) await writeFileAtomic(path, bytes);
+    else {
+      await Deno.mkdir(options.dir, { recursive: true });
+      await Deno.rename(partial, path);
+    }
+    return { ...d, status: "downloaded", filename, path, size };
   } catch (err) {
+    await Deno.remove(partial).catch(() => {});
     if (options.signal?.aborted) throw err;
     return { ...d, status: "failed", error: errorText(err) };
   }

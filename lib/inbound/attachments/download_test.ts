@@ -1,7 +1,13 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { buildDescriptors } from "./descriptors.ts";
-import { downloadAttachments, type DownloadResource, type ResourceApiType } from "./download.ts";
+import {
+  downloadAttachments,
+  type DownloadResource,
+  type DownloadResourceTo,
+  type ResourceApiType,
+} from "./download.ts";
+import { writeStreamCapped } from "../../feishu/_stream_file.ts";
 
 /** A fake Feishu resource endpoint: records calls, serves bytes per key. */
 function fakeDownload(
@@ -223,5 +229,61 @@ Deno.test("downloadAttachments() saves a nameless voice message as audio-1.ogg w
     assert.ok(a?.status === "downloaded");
     assert.equal(a.filename, "audio-1.ogg");
     assert.deepEqual(await Deno.readFile(a.path), voice);
+  });
+});
+
+/** A streaming endpoint over the real capped writer: serves `size` bytes per key in 1 KiB chunks. */
+function streamingDownload(sizes: Record<string, number>): DownloadResourceTo {
+  return async (_messageId, fileKey, _apiType, to) => {
+    const size = sizes[fileKey] ?? 0;
+    async function* chunks() {
+      for (let sent = 0; sent < size; sent += 1024) {
+        yield new Uint8Array(Math.min(1024, size - sent)).fill(7);
+      }
+    }
+    return { size: await writeStreamCapped(chunks(), to), fileName: `${fileKey}.bin` };
+  };
+}
+
+Deno.test("downloadAttachments() streams files to disk and records a file over the cap as failed, naming it, with nothing left on disk", async () => {
+  await withTempDir(async (root) => {
+    const dir = join(root, "attachments", "om_big");
+    const descriptors = buildDescriptors([
+      { type: "file", file_key: "big" },
+      { type: "file", file_key: "small" },
+    ], { messageType: "post" });
+    const got = await downloadAttachments(descriptors, {
+      messageId: "om_big",
+      dir,
+      downloadTo: streamingDownload({ big: 5000, small: 4096 }),
+      maxBytes: 4096,
+    });
+    const [big, small] = got.attachments;
+    assert.equal(big!.status, "failed");
+    assert.match(
+      String(big!.error),
+      /larger than the 4096-byte cap \(limits\.inbound_download_bytes\)/,
+    );
+    assert.equal(small!.status, "downloaded");
+    assert.equal(small!.size, 4096);
+    assert.deepEqual([...Deno.readDirSync(dir)].map((e) => e.name), ["small.bin"]);
+    assert.deepEqual([...Deno.readDirSync(join(root, "attachments"))].map((e) => e.name), [
+      "om_big",
+    ]);
+  });
+});
+
+Deno.test("downloadAttachments() applies the cap to a download that returns bytes too", async () => {
+  await withTempDir(async (root) => {
+    const dir = join(root, "attachments", "om_b");
+    const { download } = fakeDownload({ k: { bytes: new Uint8Array(11) } });
+    const got = await downloadAttachments(
+      buildDescriptors([{ type: "file", file_key: "k" }], {
+        messageType: "file",
+      }),
+      { messageId: "om_b", dir, download, maxBytes: 10 },
+    );
+    assert.equal(got.attachments[0]!.status, "failed");
+    assert.match(String(got.media?.download_error), /10-byte cap/);
   });
 });
