@@ -176,3 +176,15 @@ Deno.test("an inbound file over the configured cap is recorded with a failed att
   assert.deepEqual(files.map((f) => f.size), [cap]);
   assert.ok(!files.some((f) => f.path.includes(big.messageId)));
 });
+
+Deno.test("a 1 MB inbound frame is journaled, ACKed and recorded whole", async () => {
+  await using rig = await startRig();
+  const text = "长".repeat(350_000); // about 1 MB of UTF-8 in the event
+  const got = await rig.inbound({ user: D.alice.openId, chat: D.aliceP2p, text });
+  const read = await rig.call("read", { chat_id: D.aliceP2p });
+  const messages = read.messages as Record<string, unknown>[];
+  const message = messages.find((m) => m.id === got.id);
+  assert.ok(message, "the large message was recorded");
+  assert.equal(String(message.text).length, text.length);
+  assert.equal(rig.emu.events().filter((e) => e.status !== "acked").length, 0);
+});

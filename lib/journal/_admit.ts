@@ -5,7 +5,7 @@
  * @module
  */
 
-import { encodeBody } from "./_body.ts";
+import { COMMIT_PARTS, encodeBody } from "./_body.ts";
 import {
   bodyKey,
   dedupeKey,
@@ -13,6 +13,7 @@ import {
   type Doorbell,
   fifoKey,
   type FifoValue,
+  stagedKey,
 } from "./_keys.ts";
 import type { AdmitInput, AdmitResult } from "./types.ts";
 
@@ -53,11 +54,35 @@ export function commitAdmit(ctx: AdmitContext, input: AdmitInput): {
   return { seq, done: commitLoop(ctx, { input, body, keys, seq }) };
 }
 
+/**
+ * Writes the parts of a payload too large for the intake commit, a few per
+ * commit, under a fresh body id; returns the stored form that points at them.
+ * If the intake commit then never happens (a duplicate, a crash), the parts
+ * are swept when the journal next opens.
+ */
+async function stageParts(
+  kv: Deno.Kv,
+  body: ReturnType<typeof encodeBody>,
+): Promise<ReturnType<typeof encodeBody>> {
+  if (body.parts.length <= COMMIT_PARTS) return body;
+  const id = crypto.randomUUID();
+  for (let at = 0; at < body.parts.length; at += COMMIT_PARTS) {
+    const op = kv.atomic();
+    body.parts.slice(at, at + COMMIT_PARTS).forEach((part, i) =>
+      op.set(stagedKey(id, at + i), part)
+    );
+    const res = await op.commit();
+    if (!res.ok) throw new Error("Expected to stage a payload's parts but the commit failed");
+  }
+  return { stored: { parts: body.parts.length, staged: id }, parts: [], bytes: body.bytes };
+}
+
 async function commitLoop(
   ctx: AdmitContext,
   work: { input: AdmitInput; body: ReturnType<typeof encodeBody>; keys: string[]; seq: number },
 ): Promise<AdmitCommit> {
-  const { input, body, keys } = work;
+  const { input, keys } = work;
+  const body = await stageParts(ctx.kv, work.body);
   let seq = work.seq;
   for (let races = 0; races < MAX_ADMIT_RACES; races++) {
     const at = ctx.now();

@@ -1,7 +1,10 @@
 /**
  * Payload storage: UTF-8 JSON inline in the FIFO entry when small, otherwise
- * split into parts under `bodyKey`s written in the same atomic commit (a KV
- * value holds at most 64 KiB; one commit at most 800 KiB).
+ * split into parts (a KV value holds at most 64 KiB). Up to
+ * {@link COMMIT_PARTS} parts go in the intake commit itself (one commit holds
+ * at most 800 KiB); a larger payload's parts are staged in commits of their
+ * own before it, and parts no entry points at are swept when the journal
+ * opens.
  * @module
  */
 
@@ -12,8 +15,23 @@ import type { JsonValue } from "./types.ts";
 export const INLINE_MAX_BYTES = 60_000;
 /** Size of one body part (the KV value limit). */
 export const PART_BYTES = 65_536;
-/** Largest payload the journal accepts: 11 parts, leaving room in the commit. */
-export const MAX_PAYLOAD_BYTES = 11 * PART_BYTES;
+/** Most parts written inside the intake commit, leaving room for the rest of it. */
+export const COMMIT_PARTS = 10;
+/** Largest payload the journal accepts (16 MiB: far above any Feishu event). */
+export const MAX_PAYLOAD_BYTES = 256 * PART_BYTES;
+/** Most keys one `getMany` reads (Deno KV's limit). */
+const READ_BATCH = 10;
+
+/** Reads values in batches `getMany` accepts; missing ones are left out. */
+export async function readParts(kv: Deno.Kv, keys: Deno.KvKey[]): Promise<Uint8Array[]> {
+  const out: Uint8Array[] = [];
+  for (let at = 0; at < keys.length; at += READ_BATCH) {
+    for (const e of await kv.getMany<Uint8Array[]>(keys.slice(at, at + READ_BATCH))) {
+      if (e.value !== null) out.push(e.value);
+    }
+  }
+  return out;
+}
 
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();

@@ -32,6 +32,19 @@ export function bodyKey(seq: number, part: number): Deno.KvKey {
 }
 
 /** `["journal", "dead"]`: prefix of every dead letter. */
+/** Parts of a payload too large for the intake commit, written before it. */
+export const STAGED_PREFIX: Deno.KvKey = [ROOT, "staged"];
+
+/** One part of a staged payload. */
+export function stagedKey(bodyId: string, part: number): Deno.KvKey {
+  return [ROOT, "staged", bodyId, part];
+}
+
+/** Where part `i` of an entry's payload lives. */
+export function partKey(seq: number, stored: StoredBody, part: number): Deno.KvKey {
+  return stored.staged === undefined ? bodyKey(seq, part) : stagedKey(stored.staged, part);
+}
+
 export const DEAD_PREFIX: Deno.KvKey = [ROOT, "dead"];
 
 /** `["journal", "dead", account, chatKey, seq]`: an entry that exhausted its attempts. */
@@ -45,6 +58,8 @@ export interface StoredBody {
   body?: Uint8Array;
   /** Number of `bodyKey` parts; 0 when inline. */
   parts: number;
+  /** Set when the parts were staged (`stagedKey`) before the intake commit. */
+  staged?: string;
 }
 
 /** Value under a `fifoKey`. */

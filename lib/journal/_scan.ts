@@ -4,8 +4,16 @@
  * @module
  */
 
-import { decodeBody } from "./_body.ts";
-import { bodyKey, chatId, DEAD_PREFIX, type DeadValue, FIFO_PREFIX } from "./_keys.ts";
+import { decodeBody, readParts } from "./_body.ts";
+import {
+  chatId,
+  DEAD_PREFIX,
+  type DeadValue,
+  FIFO_PREFIX,
+  type FifoValue,
+  partKey,
+  STAGED_PREFIX,
+} from "./_keys.ts";
 import type { DeadLetter } from "./types.ts";
 
 /** What `openJournal` finds in the KV file. */
@@ -14,13 +22,21 @@ export interface Found {
   deadLetters: number;
   /** Largest sequence number in use, or -1. */
   floor: number;
+  /** Staged payload parts no entry pointed at, deleted by the scan. */
+  sweptParts: number;
 }
 
-/** Counts every FIFO's entries and the dead letters, and finds the largest sequence number. */
+/**
+ * Counts every FIFO's entries and the dead letters, finds the largest
+ * sequence number, and deletes staged payload parts that no entry points at
+ * (left by an intake cut short after staging).
+ */
 export async function scanJournal(kv: Deno.Kv): Promise<Found> {
   const depths = new Map<string, Found["depths"][number]>();
+  const referenced = new Set<string>();
   let floor = -1;
-  for await (const e of kv.list({ prefix: FIFO_PREFIX })) {
+  for await (const e of kv.list<FifoValue>({ prefix: FIFO_PREFIX })) {
+    if (e.value.staged !== undefined) referenced.add(e.value.staged);
     const [, , account, chatKey, seq] = e.key as [string, string, string, string, number];
     const id = chatId(account, chatKey);
     const d = depths.get(id) ?? { account, chatKey, depth: 0 };
@@ -29,11 +45,18 @@ export async function scanJournal(kv: Deno.Kv): Promise<Found> {
     floor = Math.max(floor, seq);
   }
   let deadLetters = 0;
-  for await (const e of kv.list({ prefix: DEAD_PREFIX })) {
+  for await (const e of kv.list<DeadValue>({ prefix: DEAD_PREFIX })) {
     deadLetters++;
+    if (e.value.staged !== undefined) referenced.add(e.value.staged);
     floor = Math.max(floor, e.key[4] as number);
   }
-  return { depths: [...depths.values()], deadLetters, floor };
+  let sweptParts = 0;
+  for await (const e of kv.list({ prefix: STAGED_PREFIX })) {
+    if (referenced.has(String(e.key[2]))) continue;
+    await kv.delete(e.key);
+    sweptParts++;
+  }
+  return { depths: [...depths.values()], deadLetters, floor, sweptParts };
 }
 
 /** Reads up to `limit` dead letters with their payloads. */
@@ -41,9 +64,8 @@ export async function readDeadLetters(kv: Deno.Kv, limit: number): Promise<DeadL
   const out: DeadLetter[] = [];
   for await (const e of kv.list<DeadValue>({ prefix: DEAD_PREFIX }, { limit })) {
     const [, , account, chatKey, seq] = e.key as [string, string, string, string, number];
-    const keys = Array.from({ length: e.value.parts }, (_, i) => bodyKey(seq, i));
-    const parts = keys.length === 0 ? [] : (await kv.getMany<Uint8Array[]>(keys))
-      .flatMap((p) => p.value === null ? [] : [p.value]);
+    const keys = Array.from({ length: e.value.parts }, (_, i) => partKey(seq, e.value, i));
+    const parts = await readParts(kv, keys);
     out.push({
       account,
       chatKey,

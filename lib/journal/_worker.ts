@@ -10,8 +10,8 @@
 import { RetryLater } from "./types.ts";
 import type { Clock, Logger } from "../core/mod.ts";
 import { backoffDelay } from "./_backoff.ts";
-import { decodeBody } from "./_body.ts";
-import { bodyKey, deadKey, type DeadValue, fifoKey, fifoPrefix, type FifoValue } from "./_keys.ts";
+import { decodeBody, readParts } from "./_body.ts";
+import { deadKey, type DeadValue, fifoKey, fifoPrefix, type FifoValue, partKey } from "./_keys.ts";
 import type { BackoffOptions, JobHandler, JsonValue } from "./types.ts";
 
 /** What a worker needs from its journal. */
@@ -96,14 +96,8 @@ async function readHead(
 }
 
 async function readPayload(kv: Deno.Kv, seq: number, value: FifoValue): Promise<JsonValue> {
-  const parts: Uint8Array[] = [];
-  if (value.parts > 0) {
-    const keys = Array.from({ length: value.parts }, (_, i) => bodyKey(seq, i));
-    for (const e of await kv.getMany<Uint8Array[]>(keys)) {
-      if (e.value !== null) parts.push(e.value);
-    }
-  }
-  return decodeBody(value, parts);
+  const keys = Array.from({ length: value.parts }, (_, i) => partKey(seq, value, i));
+  return decodeBody(value, await readParts(kv, keys));
 }
 
 async function runHead(
@@ -150,7 +144,7 @@ async function runHead(
 
 async function consume(host: WorkerHost, head: Head, seq: number): Promise<void> {
   const op = host.kv.atomic().check(head).delete(head.key);
-  for (let i = 0; i < head.value.parts; i++) op.delete(bodyKey(seq, i));
+  for (let i = 0; i < head.value.parts; i++) op.delete(partKey(seq, head.value, i));
   await commitOrThrow(op, "delete a processed entry");
   host.report("processed");
 }
@@ -164,6 +158,7 @@ async function deadLetter(
   const dead: DeadValue = {
     body: head.value.body,
     parts: head.value.parts,
+    ...(head.value.staged === undefined ? {} : { staged: head.value.staged }),
     admittedAt: head.value.admittedAt,
     attempts: fate.attempts,
     error: fate.error,

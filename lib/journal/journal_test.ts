@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { join } from "node:path";
 import { ManualClock } from "../core/mod.ts";
 import {
   deferred,
@@ -80,7 +81,7 @@ Deno.test("admit() rejects bad input before any write", () =>
       /Expected every dedupe key to be a non-empty string/,
     );
     await assert.rejects(
-      j.admit({ ...ev("oc_1", "e1"), payload: { big: "x".repeat(800_000) } }),
+      j.admit({ ...ev("oc_1", "e1"), payload: { big: "x".repeat(17 * 1024 * 1024) } }),
       RangeError,
     );
     assert.equal(await j.admit(ev("oc_1", "e1")), "queued");
@@ -251,4 +252,48 @@ Deno.test("admit() and start() refuse to run on a closed journal", () =>
     await j.close();
     await assert.rejects(j.admit(ev("oc_1", "e1")), /Expected an open journal but found it closed/);
     assert.throws(() => j.start(() => {}), /Expected an open journal/);
+  }));
+
+Deno.test("admit() journals a payload larger than one commit holds, and the worker gets it whole", () =>
+  withTempDir(async (dir) => {
+    await using j = await openTestJournal(dir);
+    const big = { text: "长".repeat(400_000) }; // 1.2 MB of UTF-8
+    assert.equal(await j.admit({ ...ev("oc_1", "e1"), payload: big }), "queued");
+    const seen: unknown[] = [];
+    j.start((job) => {
+      seen.push(job.payload);
+    });
+    await j.idle();
+    assert.deepEqual(seen, [big]);
+    // Processed: no staged part stays behind.
+    const kv = await Deno.openKv(join(dir, "queue.kv"));
+    try {
+      const left = await Array.fromAsync(kv.list({ prefix: ["journal", "staged"] }));
+      assert.equal(left.length, 0);
+    } finally {
+      kv.close();
+    }
+  }));
+
+Deno.test("openJournal() sweeps staged parts no entry points at (an intake cut short after staging)", () =>
+  withTempDir(async (dir) => {
+    const kv = await Deno.openKv(join(dir, "queue.kv"));
+    await kv.set(["journal", "staged", "orphan", 0], new Uint8Array([1, 2, 3]));
+    kv.close();
+    await using j = await openTestJournal(dir);
+    assert.equal(
+      await j.admit({ ...ev("oc_1", "e1"), payload: { x: "y".repeat(900_000) } }),
+      "queued",
+    );
+    await j.close();
+    const again = await Deno.openKv(join(dir, "queue.kv"));
+    try {
+      const keys = (await Array.fromAsync(again.list({ prefix: ["journal", "staged"] })))
+        .map((e) => String(e.key[2]));
+      // The orphan is gone; the admitted entry's parts stay until it is processed.
+      assert.ok(!keys.includes("orphan"));
+      assert.ok(keys.length > 0);
+    } finally {
+      again.close();
+    }
   }));
