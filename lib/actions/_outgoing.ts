@@ -4,6 +4,7 @@
  * @module
  */
 
+import { stateDir } from "../core/mod.ts";
 import type { FeishuMessage } from "../feishu/mod.ts";
 import {
   checkMediaSize,
@@ -35,9 +36,24 @@ export interface Prepared {
 const PROVISIONAL_KEY = "img_v3_provisional_" + "0".repeat(45);
 
 /**
+ * The content as the planner needs it: without the bytes of a path source,
+ * which materialisation never reads (and a worker need not be sent).
+ */
+function forPlanning(content: NormalisedContent): NormalisedContent {
+  const upload = content.media?.upload;
+  if (upload === undefined) return content;
+  return {
+    ...content,
+    media: { ...content.media!, upload: { ...upload, bytes: new Uint8Array() } },
+  };
+}
+
+/**
  * Normalises and materialises `text` / `content` with every check that needs
- * no Feishu call: content rules, media roots and sizes, placeholder rules,
- * byte limits. Throws `INVALID_ARGUMENT`; nothing reaches Feishu or disk.
+ * no Feishu call: content rules, media roots, the server's own files (its
+ * config and state folder are never content), sizes, placeholder rules, byte
+ * limits. A path source is read here, once, from the handle it was checked
+ * on. Throws `INVALID_ARGUMENT`; nothing reaches Feishu or disk.
  */
 export async function prepareOutgoing(
   ctx: ActionContext,
@@ -48,17 +64,18 @@ export async function prepareOutgoing(
   let content = await normaliseOutbound(input, {
     mediaRoots: ctx.config.mediaRoots,
     fs: rt.mediaFs,
+    ownFiles: { stateDir: stateDir(ctx.launch.workdir), configPath: ctx.launch.configPath },
   });
   checkMediaSize(content);
   if (input.placeholder) content = wrapProgressCard(content, { mode: "send" });
   const m = await rt.planner.materialise(
-    content,
+    forPlanning(content),
     content.media?.upload ? { mediaKey: PROVISIONAL_KEY } : {},
   );
   return { content, bodies: m.bodies, degradations: m.degradations };
 }
 
-/** Uploads a path source (once), then delivers every chunk with its uuid. */
+/** Uploads a path source's bytes (once), then delivers every chunk with its uuid. */
 export async function transmit(
   ctx: ActionContext,
   args: {
@@ -73,8 +90,8 @@ export async function transmit(
   let bodies = prepared.bodies;
   const upload = prepared.content.media?.upload;
   if (upload !== undefined) {
-    const mediaKey = await uploadMedia(account.api, upload, { readFile: rt.readFile });
-    bodies = (await rt.planner.materialise(prepared.content, { mediaKey })).bodies;
+    const mediaKey = await uploadMedia(account.api, upload);
+    bodies = (await rt.planner.materialise(forPlanning(prepared.content), { mediaKey })).bodies;
   }
   const uuids = chunkUuids(
     { account: account.alias, idempotencyKey: args.idempotencyKey, count: bodies.length },

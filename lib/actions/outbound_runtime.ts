@@ -6,20 +6,14 @@
  * @module
  */
 
-import {
-  denoMediaFs,
-  DuplicateGuard,
-  type MediaFs,
-  Planner,
-  type ReadFile,
-} from "../outbound/mod.ts";
+import { denoMediaFs, DuplicateGuard, type MediaFs, Planner } from "../outbound/mod.ts";
 
 /** What `send`, `reply` and `edit` share across calls. */
 export interface OutboundRuntime {
   guard: DuplicateGuard;
   planner: Planner;
+  /** Resolves, describes and opens media files (opened once; the upload reads that handle's bytes). */
   mediaFs: MediaFs;
-  readFile: ReadFile;
   /** Stops the planner's worker. */
   close(): void;
 }
@@ -27,7 +21,6 @@ export interface OutboundRuntime {
 /** Options of {@link createOutboundRuntime}. */
 export interface OutboundRuntimeOptions {
   mediaFs?: MediaFs;
-  readFile?: ReadFile;
   /** Markdown weight above which materialisation runs in a worker. */
   offThreadThreshold?: number;
 }
@@ -48,7 +41,6 @@ export function createOutboundRuntime(options: OutboundRuntimeOptions = {}): Out
     guard: new DuplicateGuard(),
     planner,
     mediaFs: options.mediaFs ?? denoMediaFs,
-    readFile: options.readFile ?? ((path) => Deno.readFile(path)),
     close() {
       planner.close();
     },

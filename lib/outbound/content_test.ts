@@ -33,6 +33,7 @@ const rejections: { name: string; input: OutboundInput; error: string }[] = [
 const untouchable: MediaFs = {
   realPath: (p) => Promise.reject(new Error(`unexpected realPath(${p})`)),
   stat: (p) => Promise.reject(new Error(`unexpected stat(${p})`)),
+  open: (p) => Promise.reject(new Error(`unexpected open(${p})`)),
 };
 
 for (const r of rejections) {
@@ -273,7 +274,12 @@ Deno.test("normaliseOutbound() plans the upload of a path inside media_roots", a
         type: "image",
         source: { type: "path", path },
         caption: "**caption**",
-        upload: { path, fileName: "a.png", fileType: "image" },
+        upload: {
+          path,
+          bytes: new TextEncoder().encode("png!"),
+          fileName: "a.png",
+          fileType: "image",
+        },
       },
       mediaSummary: { type: "image", filename: "a.png", size: 4 },
     });
@@ -287,7 +293,12 @@ Deno.test("normaliseOutbound() names a file upload after file_name", async () =>
       { content: { type: "file", source: { type: "path", path }, file_name: "report.png" } },
       { mediaRoots: [join(dir, "root")], fs: denoMediaFs },
     );
-    deepEqual(n.media?.upload, { path, fileName: "report.png", fileType: "stream" });
+    deepEqual(n.media?.upload, {
+      path,
+      bytes: new TextEncoder().encode("png!"),
+      fileName: "report.png",
+      fileType: "stream",
+    });
     deepEqual(n.mediaSummary, { type: "file", filename: "report.png", size: 4 });
     equal(n.previewText, "[file: report.png]");
   });
@@ -341,8 +352,8 @@ Deno.test("normaliseOutbound() refuses missing files, folders and unreadable fil
       });
     }
     const unreadable: MediaFs = {
-      realPath: (p) => Promise.resolve(p),
-      stat: () => Promise.resolve({ isFile: true, size: 1, readable: false }),
+      ...denoMediaFs,
+      open: () => Promise.reject(new Deno.errors.PermissionDenied("denied")),
     };
     await rejects(
       normaliseOutbound(image(join(dir, "root", "a.png")), { mediaRoots: [dir], fs: unreadable }),
@@ -370,6 +381,7 @@ Deno.test("normaliseOutbound() reports a path Deno's permissions deny as outside
         ? Promise.resolve(p)
         : Promise.reject(new Deno.errors.NotCapable(`Requires read access to "${p}"`)),
     stat: () => Promise.reject(new Error("unexpected stat")),
+    open: () => Promise.reject(new Error("unexpected open")),
   };
   await rejects(
     normaliseOutbound(image("/elsewhere/a.png"), { mediaRoots: ["/w"], fs: denied }),

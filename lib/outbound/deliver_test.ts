@@ -205,34 +205,30 @@ Deno.test("uploadMedia() uploads a file under its file_name and an image to the 
   await using r = await rig();
   const bytes = new Uint8Array([1, 2, 3]);
   const fileKey = await uploadMedia(r.api, {
-    path: "/x/ignored.bin",
+    path: "/x/never-opened.bin",
+    bytes,
     fileName: "report.pdf",
     fileType: "stream",
-  }, {
-    readFile: () => Promise.resolve(bytes),
   });
   assert.equal(r.emu.world.uploads.get(fileKey)?.fileName, "report.pdf");
+  assert.deepEqual(r.emu.world.uploads.get(fileKey)?.bytes, bytes);
   const imageKey = await uploadMedia(r.api, {
     path: "/x/a.png",
+    bytes: new Uint8Array([0x89, 0x50, 0x4e, 0x47]),
     fileName: "a.png",
     fileType: "image",
-  }, {
-    readFile: () => Promise.resolve(new Uint8Array([0x89, 0x50, 0x4e, 0x47])),
   });
   assert.equal(r.emu.world.uploads.get(imageKey)?.kind, "image");
 });
 
-Deno.test("uploadMedia() reports an unreadable file and a refused upload as UPLOAD_FAILED", async () => {
+Deno.test("uploadMedia() reports a refused upload as UPLOAD_FAILED", async () => {
   await using r = await rig();
   await assert.rejects(
-    uploadMedia(r.api, { path: "/nope", fileName: "a.bin", fileType: "stream" }, {
-      readFile: () => Promise.reject(new Deno.errors.NotFound("gone")),
-    }),
-    { code: "UPLOAD_FAILED" },
-  );
-  await assert.rejects(
-    uploadMedia(r.api, { path: "/x", fileName: "empty.bin", fileType: "stream" }, {
-      readFile: () => Promise.resolve(new Uint8Array()),
+    uploadMedia(r.api, {
+      path: "/x",
+      bytes: new Uint8Array(),
+      fileName: "empty.bin",
+      fileType: "stream",
     }),
     { code: "UPLOAD_FAILED" },
   );

@@ -1,39 +1,47 @@
 /**
- * The filesystem facts outbound media validation needs, behind a two-method
- * seam so the validation itself stays pure and testable.
+ * The filesystem facts outbound media validation needs, behind a small seam
+ * so the validation itself stays testable: resolve a path, describe a path,
+ * and open a file once so that every later check and the read itself go
+ * through the same open handle.
  * @module
  */
 
-/** What `stat` reports about a path. */
+/** What `stat` reports about a path or an open file. */
 export interface MediaStat {
   isFile: boolean;
   size: number;
-  /** Whether the file can be opened for reading by this process. */
-  readable: boolean;
+  /** How many names (hard links) the file has. */
+  nlink: number;
+  /** The device and inode that identify the file itself, whatever its name. */
+  dev: number;
+  ino: number;
 }
 
-/** Resolves symlinks and describes files; both reject when the path does not exist. */
+/** A file opened for reading. */
+export interface MediaHandle {
+  /** Describes the open file (not whatever its path names now). */
+  stat(): Promise<MediaStat>;
+  /** Reads into `buffer`; the number of bytes read, or null at the end of the file. */
+  read(buffer: Uint8Array): Promise<number | null>;
+  close(): void;
+}
+
+/** Resolves symlinks, describes and opens files; each rejects when the path does not exist. */
 export interface MediaFs {
   realPath(path: string): Promise<string>;
   stat(path: string): Promise<MediaStat>;
+  open(path: string): Promise<MediaHandle>;
 }
 
-/**
- * Whether a file opens for reading. A denial (by the OS or by Deno's
- * permissions) means "not readable"; any other error propagates.
- */
-export async function canOpenForReading(path: string): Promise<boolean> {
-  try {
-    const file = await Deno.open(path, { read: true });
-    file.close();
-    return true;
-  } catch (err) {
-    if (
-      err instanceof Deno.errors.PermissionDenied || err instanceof Deno.errors.NotCapable ||
-      err instanceof Deno.errors.NotFound
-    ) return false;
-    throw err;
-  }
+function describe(info: Deno.FileInfo): MediaStat {
+  return {
+    isFile: info.isFile,
+    size: info.size,
+    // Where the platform does not say, assume the worst: more than one name, no identity.
+    nlink: info.nlink ?? Number.MAX_SAFE_INTEGER,
+    dev: info.dev,
+    ino: info.ino ?? -1,
+  };
 }
 
 /**
@@ -44,19 +52,22 @@ export async function canOpenForReading(path: string): Promise<boolean> {
  * import { denoMediaFs } from "./media_fs.ts";
  * const dir = await Deno.makeTempDir();
  * await Deno.writeTextFile(`${dir}/a.txt`, "hi");
- * const st = await denoMediaFs.stat(`${dir}/a.txt`);
- * if (!st.isFile || st.size !== 2 || !st.readable) throw new Error();
+ * const file = await denoMediaFs.open(`${dir}/a.txt`);
+ * const st = await file.stat();
+ * file.close();
+ * if (!st.isFile || st.size !== 2 || st.nlink !== 1) throw new Error();
  * await Deno.remove(dir, { recursive: true });
  * ```
  */
 export const denoMediaFs: MediaFs = {
   realPath: (path) => Deno.realPath(path),
-  async stat(path) {
-    const info = await Deno.stat(path);
+  stat: async (path) => describe(await Deno.stat(path)),
+  async open(path) {
+    const file = await Deno.open(path, { read: true });
     return {
-      isFile: info.isFile,
-      size: info.size,
-      readable: info.isFile ? await canOpenForReading(path) : false,
+      stat: async () => describe(await file.stat()),
+      read: (buffer) => file.read(buffer),
+      close: () => file.close(),
     };
   },
 };

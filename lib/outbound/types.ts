@@ -37,6 +37,12 @@ export interface MediaSummary {
 export interface MediaUpload {
   /** The resolved real path that was checked against `media_roots`. */
   path: string;
+  /**
+   * The file's bytes, read from the one handle the checks were made on (the
+   * upload never opens the path again, so a file swapped afterwards cannot
+   * take its place).
+   */
+  bytes: Uint8Array;
   /** The uploaded name: `file_name` when given, else the path's basename. */
   fileName: string;
   /** `image` goes to the image endpoint; the others are `file_type` values of the file endpoint. */
