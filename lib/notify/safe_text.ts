@@ -18,6 +18,7 @@
 /** Every line break, CRLF counted as one. */
 const LINE_BREAK = /\r\n|[\n\r\v\f\u0085\u2028\u2029]/g;
 /** C0 and C1 controls and DEL, except TAB (line breaks are handled first). */
+// deno-lint-ignore no-control-regex -- matching control characters is the point
 const CONTROL = /[\u0000-\u0008\u000e-\u001f\u007f-\u009f]/g;
 /** The prefix of every continuation line of an indented body. */
 export const CONTINUATION = "│ ";
