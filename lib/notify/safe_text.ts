@@ -9,7 +9,10 @@
  * - line breaks of every kind (LF, CR, CRLF, VT, FF, NEL U+0085, U+2028,
  *   U+2029): a one-line field (a name, a file name, a subject, a preview
  *   line) gets a space for each, and a multi-line body keeps its lines as LF
- *   only. Other control characters (except TAB) become spaces as well.
+ *   only — except inside a flat-text tag such as `<file key="…" name="…"/>`
+ *   (how a record's text shows a file), which stays on one line, so a file
+ *   name cannot start a line. Other control characters (except TAB) become
+ *   spaces as well.
  *
  * Stored records are never changed: `read` still returns the exact text.
  * @module
@@ -20,6 +23,8 @@ const LINE_BREAK = /\r\n|[\n\r\v\f\u0085\u2028\u2029]/g;
 /** C0 and C1 controls and DEL, except TAB (line breaks are handled first). */
 // deno-lint-ignore no-control-regex -- matching control characters is the point
 const CONTROL = /[\u0000-\u0008\u000e-\u001f\u007f-\u009f]/g;
+/** A flat-text tag of a record's text: `<name key="value" …/>`, values without `"`. */
+const FLAT_TAG = /<[A-Za-z][\w-]*(?:\s+[\w-]+="[^"]*")*\s*\/?>/g;
 /** The prefix of every continuation line of an indented body. */
 export const CONTINUATION = "│ ";
 
@@ -50,17 +55,19 @@ export function safeLine(text: string): string {
 }
 
 /**
- * A multi-line body: tag-safe, every kind of line break becomes LF, other
- * control characters spaces.
+ * A multi-line body: tag-safe, every kind of line break becomes LF (a space
+ * inside a flat-text tag), other control characters spaces.
  *
  * @example
  * ```ts
  * import { safeBody } from "./safe_text.ts";
  * if (safeBody("a\r\nb\rc\u2028d") !== "a\nb\nc\nd") throw new Error();
+ * if (safeBody('<file name="x\ny"/>\nz') !== '‹file name="x y"/›\nz') throw new Error();
  * ```
  */
 export function safeBody(text: string): string {
-  return tagSafe(text).replace(LINE_BREAK, "\n").replace(CONTROL, " ");
+  const flatTags = text.replace(FLAT_TAG, (tag) => tag.replace(LINE_BREAK, " "));
+  return tagSafe(flatTags).replace(LINE_BREAK, "\n").replace(CONTROL, " ");
 }
 
 /**
