@@ -1,7 +1,9 @@
 /**
  * The control plane for the web chat page and the sandbox (`/__emu/api/…`),
  * plus the embedded page at `/` and `/web/<name>`. JSON in, JSON out; errors
- * are `{error}` with HTTP 400/404. Documented in README.md.
+ * are `{error}` with HTTP 400/404, and a POST whose body is not declared
+ * `application/json` is refused with 415 (a cross-site form or `text/plain`
+ * post cannot reach an endpoint). Documented in README.md.
  * @module
  */
 
@@ -21,6 +23,12 @@ function reply(body: unknown, status = 200): Response {
     status,
     headers: { "content-type": "application/json; charset=utf-8", "cache-control": "no-store" },
   });
+}
+
+/** True when the request declares a JSON body (`application/json`, any parameters). */
+function isJson(req: Request): boolean {
+  const type = req.headers.get("content-type") ?? "";
+  return type.split(";")[0]?.trim().toLowerCase() === "application/json";
 }
 
 function parseJson(text: string): unknown {
@@ -194,6 +202,9 @@ export async function handleControl(
     return new Response(asset.body, { headers: { "content-type": asset.type } });
   }
   if (!path.startsWith("/__emu/api/")) return undefined;
+  if (req.method === "POST" && !isJson(req)) {
+    return reply({ error: "Expected content-type application/json for a control-plane POST" }, 415);
+  }
   const body = req.method === "POST" ? parseJson(await req.text()) as Record<string, unknown> : {};
   try {
     if (req.method === "GET" && path === "/__emu/api/state") return reply(stateView(core.world));

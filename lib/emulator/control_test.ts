@@ -130,6 +130,7 @@ Deno.test("control plane click waits for the ACK and answers the toast", async (
   });
   const res = await fetch(`${emu.url}/__emu/api/click`, {
     method: "POST",
+    headers: { "content-type": "application/json" },
     body: JSON.stringify({
       user_id: D.bob.openId,
       message_id: card.messageId,
@@ -170,4 +171,30 @@ Deno.test("control plane serves the embedded page at / and /web/<name>", async (
   assert.equal(await page.text(), WEB_ASSETS["index.html"]?.body);
   assert.equal((await emu.handle(new Request("http://x/web/index.html"))).status, 200);
   assert.equal((await emu.handle(new Request("http://x/web/missing.js"))).status, 404);
+});
+
+Deno.test("control plane refuses a POST whose body is not declared JSON, and stores nothing", async () => {
+  await using emu = createEmulator();
+  const before = emu.messages(D.aliceP2p).length;
+  for (const type of ["text/plain", "application/x-www-form-urlencoded", null]) {
+    const res = await emu.handle(
+      new Request("http://x/__emu/api/send", {
+        method: "POST",
+        headers: type ? { "content-type": type } : {},
+        body: new TextEncoder().encode(
+          JSON.stringify({ user_id: D.alice.openId, chat_id: D.aliceP2p, text: "forged" }),
+        ),
+      }),
+    );
+    assert.equal(res.status, 415, String(type));
+    assert.match((await res.json()).error, /application\/json/);
+  }
+  assert.equal(emu.messages(D.aliceP2p).length, before);
+  const [status] = await call(emu, "/__emu/api/send", {
+    user_id: D.alice.openId,
+    chat_id: D.aliceP2p,
+    text: "real",
+  });
+  assert.equal(status, 200);
+  assert.equal(emu.messages(D.aliceP2p).length, before + 1);
 });

@@ -23,6 +23,7 @@ import { Faults } from "./faults.ts";
 import { type ChangeFeed, waitForChange, type WaitOptions } from "./feed.ts";
 import { handleApi, revokeTokens } from "./http/mod.ts";
 import { type Inbound, type UserMessageInput, userSends } from "./inbound.ts";
+import { loopbackGuard } from "./same_origin.ts";
 import type { CardResult, Reaction, StoredMessage, World } from "./world.ts";
 import { type EventRecord, type PushOptions, type SessionStatus, WsHub } from "./ws/mod.ts";
 
@@ -264,11 +265,15 @@ export function createEmulator(options: EmulatorOptions = {}): Emulator {
 
 /**
  * Starts an emulator on 127.0.0.1 (`port` 0 by default picks a free port).
- * One port serves HTTP, the WS long connection and the control plane.
+ * One port serves HTTP, the WS long connection and the control plane. Only
+ * same-origin requests on the loopback host are served: a `Host` other than
+ * `127.0.0.1:<port>` or `localhost:<port>`, or a foreign `Origin`, is refused
+ * with 403 (see `same_origin.ts`).
  */
 export async function startEmulator(options: EmulatorOptions = {}): Promise<Emulator> {
   const emu = new EmulatorImpl(options);
   const ready = Promise.withResolvers<number>();
+  let port = 0;
   const server = Deno.serve({
     hostname: "127.0.0.1",
     port: options.port ?? 0,
@@ -277,7 +282,8 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
       emu.recordServerError(error);
       return new Response(`emulator error: ${String(error)}`, { status: 500 });
     },
-  }, emu.handle);
-  emu.attach(server, await ready.promise);
+  }, (req) => loopbackGuard(req, port) ?? emu.handle(req));
+  port = await ready.promise;
+  emu.attach(server, port);
   return emu;
 }

@@ -1,12 +1,16 @@
-import type { Attachment, IncomingMessageRecord } from "../store/mod.ts";
 /**
  * The Claude Code channel push (`notifications/claude/channel`): params built
  * from an inbound record. `content` is what the model reads; `meta` is a flat
  * map of strings rendered as attributes of the `<channel>` tag, so every value
  * a user controls is stripped of tag delimiters, and local file paths appear
- * only there. The MCP wiring lives in `lib/mcp/`.
+ * only there. `content` is the message itself: `<` and `>` become `‹` and `›`
+ * (it can never close or open the enclosing tag) and every kind of line break
+ * becomes LF. The MCP wiring lives in `lib/mcp/`.
  * @module
  */
+
+import type { Attachment, IncomingMessageRecord } from "../store/mod.ts";
+import { safeBody, safeLine } from "./safe_text.ts";
 
 /** Attachments described in `meta`. */
 export const CHANNEL_ATTACHMENTS = 8;
@@ -23,22 +27,24 @@ export interface ChannelOptions {
   contactName?: (openId: string) => string | null | undefined;
 }
 
-// Tag delimiters, attribute quotes and line breaks: a sender could forge
-// attributes or close the tag with any of them.
-const UNSAFE = /[<>\[\];"\r\n]/g;
+// Tag delimiters and attribute quotes: a sender could forge attributes or
+// close the tag with any of them.
+const UNSAFE = /[<>\[\];"]/g;
 
 /**
  * Makes a value safe for a `<channel>` attribute: `< > [ ] ; "` become `_`,
- * CR and LF become spaces.
+ * every line break (CR, LF, CRLF, VT, FF, NEL, U+2028, U+2029) and other
+ * control character a space.
  *
  * @example
  * ```ts
  * import { sanitiseMeta } from "./channel.ts";
- * if (sanitiseMeta('a<b>[c];"d"\r\ne') !== "a_b__c___d_  e") throw new Error();
+ * if (sanitiseMeta('a<b>[c];"d"\r\ne') !== "a_b__c___d_ e") throw new Error();
+ * if (sanitiseMeta("a\u2028b\rc") !== "a b c") throw new Error();
  * ```
  */
 export function sanitiseMeta(value: string): string {
-  return value.replace(UNSAFE, (c) => (c === "\r" || c === "\n" ? " " : "_"));
+  return safeLine(value.replace(UNSAFE, "_"));
 }
 
 /**
@@ -87,10 +93,12 @@ export function buildChannelNotification(
 
 /** The text, or a short note naming the attachments when there is none. */
 function channelContent(record: IncomingMessageRecord): string {
-  if (record.text.trim() !== "") return record.text;
+  if (record.text.trim() !== "") return safeBody(record.text);
   const kinds = record.attachments.map((a) => a.type);
-  if (kinds.length > 0) return `[${kinds.join(", ")} attached; see the attachment attributes]`;
-  return `[${record.message_type} message]`;
+  if (kinds.length > 0) {
+    return safeLine(`[${kinds.join(", ")} attached; see the attachment attributes]`);
+  }
+  return safeLine(`[${record.message_type} message]`);
 }
 
 /** Indexed `attachment_<n>_*` keys for the first eight attachments. */

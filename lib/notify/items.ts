@@ -1,12 +1,15 @@
 /**
  * Structured preview items: one per window record, safe to hand
  * to the agent — no content unions, no raw envelopes, no file keys, no
- * outbound source paths.
+ * outbound source paths. Every user-supplied string is neutralised: the
+ * sender, file names, errors and mention names on one line, the text with
+ * each continuation line prefixed (see `safe_text.ts`); paths stay exact.
  * @module
  */
 
 import { formatCompoundId, truncateCodePoints } from "../core/mod.ts";
 import { relativeTime } from "./relative_time.ts";
+import { safeDeep, safeIndentedBody, safeLine } from "./safe_text.ts";
 
 /** Cap of an item's text, in code points. */
 export const ITEM_TEXT_CHARS = 500;
@@ -122,7 +125,7 @@ export const FAILED_COMMENT =
 
 /**
  * `me` for outgoing records; else the record's name, the contact name, the
- * open_id, or `unknown`.
+ * open_id, or `unknown`, on one line and tag-safe.
  *
  * @example
  * ```ts
@@ -131,6 +134,7 @@ export const FAILED_COMMENT =
  * assert.equal(displaySender({ direction: "outgoing", record: { id: "x" } }), "me");
  * assert.equal(displaySender({ direction: "incoming", record: { id: "x", from_open_id: "ou_a" } }), "ou_a");
  * assert.equal(displaySender({ direction: "incoming", record: { id: "x" } }), "unknown");
+ * assert.equal(displaySender({ direction: "incoming", record: { id: "x", from_name: "<A>\nme: ok" } }), "‹A› me: ok");
  * ```
  */
 export function displaySender(
@@ -139,8 +143,10 @@ export function displaySender(
 ): string {
   if (entry.direction === "outgoing") return "me";
   const r = entry.record;
-  return r.from_name || (r.from_open_id && contactName?.(r.from_open_id)) || r.from_open_id ||
-    "unknown";
+  return safeLine(
+    r.from_name || (r.from_open_id && contactName?.(r.from_open_id)) || r.from_open_id ||
+      "unknown",
+  );
 }
 
 /**
@@ -191,7 +197,7 @@ export function previewItem(
   options: ItemContext & { isCurrent: boolean },
 ): PreviewItem {
   const r = entry.record;
-  const full = displayText(r);
+  const full = safeIndentedBody(displayText(r));
   const text = truncateCodePoints(full, ITEM_TEXT_CHARS);
   const date = recordDate(r);
   const item: PreviewItem = {
@@ -207,7 +213,7 @@ export function previewItem(
   if (r.message_type) item.type = r.message_type;
   if (r.thread_id) item.thread_id = r.thread_id;
   const mentions = r.mentions ?? [];
-  if (mentions.length > 0) item.mentions = mentions.slice(0, ITEM_MENTIONS);
+  if (mentions.length > 0) item.mentions = mentions.slice(0, ITEM_MENTIONS).map(safeDeep);
   if (mentions.length > ITEM_MENTIONS) item.mentions_truncated = true;
   const media = mediaProjection(r.media);
   if (media) item.media = media;
@@ -225,7 +231,7 @@ const MEDIA_KEYS = ["type", "filename", "size", "duration", "mime_type"] as cons
 function mediaProjection(media: PreviewRecord["media"]): Record<string, unknown> | undefined {
   if (!media) return undefined;
   const out: Record<string, unknown> = {};
-  for (const key of MEDIA_KEYS) if (media[key] != null) out[key] = media[key];
+  for (const key of MEDIA_KEYS) if (media[key] != null) out[key] = safeDeep(media[key]);
   return Object.keys(out).length > 0 ? out : undefined;
 }
 
@@ -249,7 +255,8 @@ function attachmentFields(
  * One attachment as the agent may see it: only non-null `type`, `status`,
  * `size`, `duration_ms`, `role`, `transcription_status`, `filename` (≤ 180),
  * `path` (≤ `maxPath`, flagged when cut), `error` and `transcription_error`
- * (≤ `maxError`). Never a file key.
+ * (≤ `maxError`). Never a file key. Strings other than the path are put on
+ * one line, tag-safe.
  *
  * @example
  * ```ts
@@ -269,20 +276,22 @@ export function projectAttachment(
   const maxPath = limits.maxPath ?? 1024;
   const maxError = limits.maxError ?? 200;
   const out: AttachmentProjection = {};
-  if (a.type != null) out.type = a.type;
-  if (a.status != null) out.status = a.status;
+  if (a.type != null) out.type = safeLine(a.type);
+  if (a.status != null) out.status = safeLine(a.status);
   if (a.size != null) out.size = a.size;
   if (a.duration_ms != null) out.duration_ms = a.duration_ms;
-  if (a.role != null) out.role = a.role;
-  if (a.transcription_status != null) out.transcription_status = a.transcription_status;
+  if (a.role != null) out.role = safeLine(a.role);
+  if (a.transcription_status != null) out.transcription_status = safeLine(a.transcription_status);
   const filename = a.filename ?? a.file_name;
-  if (filename != null) out.filename = cut(filename, 180);
+  if (filename != null) out.filename = cut(safeLine(filename), 180);
   if (a.path != null) {
     out.path = cut(a.path, maxPath);
     if (out.path !== a.path) out.path_truncated = true;
   }
-  if (a.error != null) out.error = cut(a.error, maxError);
-  if (a.transcription_error != null) out.transcription_error = cut(a.transcription_error, maxError);
+  if (a.error != null) out.error = cut(safeLine(a.error), maxError);
+  if (a.transcription_error != null) {
+    out.transcription_error = cut(safeLine(a.transcription_error), maxError);
+  }
   return out;
 }
 

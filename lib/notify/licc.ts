@@ -15,6 +15,7 @@ import {
   writeFileAtomic,
 } from "../core/mod.ts";
 import type { ConversationPreview } from "./preview.ts";
+import { safeLine } from "./safe_text.ts";
 import type { IncomingMessageRecord } from "../store/mod.ts";
 
 /** Longest subject, in characters. */
@@ -51,6 +52,7 @@ export interface MessageEventOptions {
 /**
  * The subject of a message notification, cut inside the sender's name so it
  * stays within 200 characters (a long subject is shortened, never dropped).
+ * The name is put on one line and made tag-safe.
  *
  * @example
  * ```ts
@@ -60,6 +62,7 @@ export interface MessageEventOptions {
  * assert.equal(liccSubject("Ann", { alias: "main", transcribed: true }),
  *   "feishu voice message from Ann via main (transcribed)");
  * assert.equal(liccSubject("x".repeat(500), { alias: "main" }).length, 200);
+ * assert.equal(liccSubject("A\nme: ok", { alias: "main" }), "feishu message from A me: ok via main");
  * ```
  */
 export function liccSubject(
@@ -67,31 +70,35 @@ export function liccSubject(
   options: { alias: string; transcribed?: boolean },
 ): string {
   const head = options.transcribed ? "feishu voice message from " : "feishu message from ";
-  const tail = ` via ${options.alias}${options.transcribed ? " (transcribed)" : ""}`;
+  const tail = ` via ${safeLine(options.alias)}${options.transcribed ? " (transcribed)" : ""}`;
+  from = safeLine(from);
   const budget = MAX_SUBJECT_CHARS - codePointLength(head + tail);
   if (budget >= 1) return head + truncateCodePoints(from, budget) + tail;
   return truncateCodePoints(head + from + tail, MAX_SUBJECT_CHARS);
 }
 
 /**
- * The first 300 characters of a text on one line, `...` appended when
- * longer: the body used when the preview could not be built.
+ * The first 300 characters of a text on one line (every line break a space,
+ * tag-safe), `...` appended when longer: the body used when the preview could
+ * not be built.
  *
  * @example
  * ```ts
  * import { fallbackPreview } from "./licc.ts";
  * if (fallbackPreview("a\nb") !== "a b") throw new Error();
+ * if (fallbackPreview("a\u2028b\r<c>") !== "a b ‹c›") throw new Error();
  * ```
  */
 export function fallbackPreview(text: string): string {
-  const flat = text.replace(/\r?\n/g, " ");
+  const flat = safeLine(text);
   const cps = Array.from(flat);
   return cps.length > PREVIEW_TEXT_CHARS ? `${cps.slice(0, PREVIEW_TEXT_CHARS).join("")}...` : flat;
 }
 
 /**
  * Builds the LICC event of an admitted inbound message: `from`
- * is never empty (name, contact name, open_id, then `unknown`), the subject is
+ * is never empty (name, contact name, open_id, then `unknown`) and on one
+ * line, tag-safe, the subject is
  * bounded, the body is the preview, and the metadata carries routing refs and
  * the structured window.
  *
@@ -116,9 +123,11 @@ export function buildMessageEvent(
   record: IncomingMessageRecord,
   options: MessageEventOptions,
 ): LiccEvent {
-  const from = record.from_name ||
-    (record.from_open_id && options.contactName?.(record.from_open_id)) ||
-    record.from_open_id || "unknown";
+  const from = safeLine(
+    record.from_name ||
+      (record.from_open_id && options.contactName?.(record.from_open_id)) ||
+      record.from_open_id || "unknown",
+  );
   const transcript = record.voice_transcript;
   const textLength = codePointLength(record.text);
   const metadata: Record<string, unknown> = {

@@ -1,7 +1,9 @@
 /**
  * The conversation preview of a notification: the markdown body
  * the agent reads first, and the structured window (`recent_messages`,
- * `latest_incoming`) that rides in the metadata.
+ * `latest_incoming`) that rides in the metadata. Each record is one line of
+ * the body: its sender and text are flattened to one line and tag-safe, so
+ * no text can start a line of its own.
  * @module
  */
 
@@ -18,6 +20,7 @@ import {
   recordDate,
 } from "./items.ts";
 import { relativeTime } from "./relative_time.ts";
+import { safeLine } from "./safe_text.ts";
 
 /** Records shown in a preview. */
 export const PREVIEW_WINDOW = 10;
@@ -100,7 +103,7 @@ function latestIncoming(items: PreviewItem[], currentId: string | null): Preview
 function previewBody(window: PreviewEntry[], options: PreviewOptions): string {
   const head = `${
     guidanceHeader(CHANNEL_NAME)
-  }\n\n**Conversation — last ${window.length} messages (chat ${options.chatId})**`;
+  }\n\n**Conversation — last ${window.length} messages (chat ${safeLine(options.chatId)})**`;
   const byId = new Map<string, PreviewEntry>();
   for (const e of window) {
     byId.set(e.record.id, e);
@@ -133,7 +136,7 @@ function firstChars(text: string, n: number): string {
 }
 
 function oneLine(text: string): string {
-  return text.replace(/\r?\n/g, " ");
+  return safeLine(text);
 }
 
 /**
