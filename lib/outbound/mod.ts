@@ -41,5 +41,5 @@ export { createOutbox, type Outbox } from "./outbox.ts";
 export { type Degradation, splitMarkdown, splitText } from "./markdown/mod.ts";
 export { duplicateBlocked, DuplicateGuard } from "./duplicate_guard.ts";
 export { Planner } from "./planner.ts";
-export { checkMediaSize, type ReadFile, uploadMedia } from "./upload.ts";
+export { checkMediaSize, uploadMedia } from "./upload.ts";
 export type { DeliveryOutcome, DeliveryRoute } from "./deliver.ts";
