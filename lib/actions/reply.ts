@@ -28,12 +28,13 @@ export async function reply(
   const targetId = input.message_id;
   if (!targetId) throw new BridgeError("INVALID_ARGUMENT", "message_id is required");
   const target = parseMessageRef(targetId);
-  if ("content" in input) checkContentIds(input.content);
   const idempotencyKey = checkIdempotencyKey(input.idempotency_key);
   const prepared = await prepareOutgoing(ctx, {
     text: "text" in input ? input.text : undefined,
     content: "content" in input ? input.content : undefined,
   });
+  // After the content's own checks (a URL as a key has its own message); before any request.
+  if ("content" in input) checkContentIds(input.content);
   const account = resolveAccount(ctx, target.alias);
   const stored = ctx.store.records.findByMessageId(account.alias, targetId);
   requireMessageRecord(stored, targetId);

@@ -31,7 +31,6 @@ export async function send(
   if (!receiveId) throw new BridgeError("INVALID_ARGUMENT", "receive_id is required");
   const receiveIdType: ReceiveIdType = input.receive_id_type ?? "open_id";
   checkReceiveId(receiveId, receiveIdType);
-  if ("content" in input) checkContentIds(input.content);
   const idempotencyKey = checkIdempotencyKey(input.idempotency_key);
   const placeholder = input.placeholder === true;
   const rt = ctx.outbound;
@@ -40,6 +39,8 @@ export async function send(
     content: "content" in input ? input.content : undefined,
     placeholder,
   });
+  // After the content's own checks (a URL as a key has its own message); before any request.
+  if ("content" in input) checkContentIds(input.content);
   const identity = {
     account: account.alias,
     receiveId,
