@@ -6,7 +6,14 @@
  * @module
  */
 
-import { BridgeError, type CompoundId, EVENTS_CHAT_ID, parseCompoundId } from "../core/mod.ts";
+import {
+  BridgeError,
+  type CompoundId,
+  EVENTS_CHAT_ID,
+  parseCompoundId,
+  requireEmail,
+  requireFeishuId,
+} from "../core/mod.ts";
 import type { StoredRecord } from "../store/mod.ts";
 
 function invalid(message: string): BridgeError {
@@ -20,9 +27,11 @@ export function isSyntheticId(id: CompoundId): boolean {
 
 /**
  * Parses the compound id of a Feishu message; a synthetic or empty message
- * part is `INVALID_ARGUMENT`.
+ * part is `INVALID_ARGUMENT`, and so is a chat or message part that is not
+ * spelled like a Feishu id (such a part would leave its path segment in the
+ * request URL). `field` names the input in the error.
  */
-export function parseMessageRef(messageId: string): CompoundId {
+export function parseMessageRef(messageId: string, field = "message_id"): CompoundId {
   const id = parseCompoundId(messageId);
   if (id.alias === "" || id.messageId === "" || id.chatId === "") {
     throw invalid(`Invalid Feishu message ID format: '${messageId}'`);
@@ -33,7 +42,40 @@ export function parseMessageRef(messageId: string): CompoundId {
         "(a channel event or a card click); it cannot be replied to, reacted to, edited or deleted",
     );
   }
+  requireFeishuId(`${field} (its chat part)`, id.chatId);
+  requireFeishuId(`${field} (its message part)`, id.messageId);
   return id;
+}
+
+/**
+ * Checks a `receive_id` against its type: an email address for `email`,
+ * else a Feishu id. `INVALID_ARGUMENT` naming `receive_id` otherwise.
+ */
+export function checkReceiveId(receiveId: string, receiveIdType: string): void {
+  if (receiveIdType === "email") requireEmail("receive_id", receiveId);
+  else requireFeishuId("receive_id", receiveId);
+}
+
+/**
+ * Checks the provider ids inside outbound content (an existing media key,
+ * a shared chat or user, a sticker's file key) before any I/O.
+ */
+export function checkContentIds(content: unknown): void {
+  if (content === null || typeof content !== "object") return;
+  const c = content as Record<string, unknown>;
+  const source = c.source as Record<string, unknown> | undefined;
+  if (source?.type === "key" && typeof source.key === "string") {
+    requireFeishuId("content.source.key", source.key);
+  }
+  if (c.type === "share_chat" && typeof c.chat_id === "string") {
+    requireFeishuId("content.chat_id", c.chat_id);
+  }
+  if (c.type === "share_user" && typeof c.user_id === "string") {
+    requireFeishuId("content.user_id", c.user_id);
+  }
+  if (c.type === "sticker" && typeof c.file_key === "string") {
+    requireFeishuId("content.file_key", c.file_key);
+  }
 }
 
 /** Refuses a stored record that is an event or card-action record. */

@@ -4,7 +4,7 @@
  * @module
  */
 
-import { BridgeError, failure } from "../core/mod.ts";
+import { BridgeError, failure, requireFeishuId } from "../core/mod.ts";
 import type { AddContactInput, ContactsInput, RemoveContactInput } from "../mcp/family/mod.ts";
 import { type ActionContext, resolveAccount } from "./context.ts";
 
@@ -19,6 +19,8 @@ export function addContact(ctx: ActionContext, input: AddContactInput): Record<s
   const acct = resolveAccount(ctx, input.account);
   if (!input.open_id) throw new BridgeError("INVALID_ARGUMENT", "open_id is required");
   if (!input.alias) throw new BridgeError("INVALID_ARGUMENT", "alias is required");
+  requireFeishuId("open_id", input.open_id);
+  if ("chat_id" in input && input.chat_id) requireFeishuId("chat_id", input.chat_id);
   ctx.store.contacts.put(acct.alias, input.open_id, {
     alias: input.alias,
     name: "name" in input ? input.name ?? null : input.alias,
@@ -34,6 +36,7 @@ export function removeContact(
 ): Record<string, unknown> {
   const acct = resolveAccount(ctx, input.account);
   if ("open_id" in input && input.open_id) {
+    requireFeishuId("open_id", input.open_id);
     if (ctx.store.contacts.removeOpenId(acct.alias, input.open_id)) {
       return { status: "removed", open_id: input.open_id };
     }

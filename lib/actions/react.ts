@@ -5,7 +5,7 @@
  * @module
  */
 
-import { BridgeError } from "../core/mod.ts";
+import { BridgeError, requireFeishuId } from "../core/mod.ts";
 import type { ReactInput } from "../mcp/family/mod.ts";
 import { parseMessageRef } from "./_targets.ts";
 import { type ActionContext, resolveAccount } from "./context.ts";
@@ -22,6 +22,7 @@ export async function react(
     if (!input.emoji_type) {
       throw new BridgeError("INVALID_ARGUMENT", "emoji_type is required for reaction add");
     }
+    requireFeishuId("emoji_type", input.emoji_type);
     const reactionId = await account.outbox.react({ ...target, emojiType: input.emoji_type });
     return {
       status: "added",
@@ -34,6 +35,7 @@ export async function react(
     if (!input.reaction_id) {
       throw new BridgeError("INVALID_ARGUMENT", "reaction_id is required for reaction remove");
     }
+    requireFeishuId("reaction_id", input.reaction_id);
     await account.outbox.unreact({ ...target, reactionId: input.reaction_id });
     return { status: "removed", message_id: input.message_id, reaction_id: input.reaction_id };
   }

@@ -17,7 +17,7 @@ import {
 } from "../outbound/mod.ts";
 import { markDone, stopTyping } from "../presence/mod.ts";
 import { persistSent, prepareOutgoing, sentAt, transmit, withWarnings } from "./_outgoing.ts";
-import { parseMessageRef, requireMessageRecord } from "./_targets.ts";
+import { checkContentIds, parseMessageRef, requireMessageRecord } from "./_targets.ts";
 import { type ActionContext, resolveAccount } from "./context.ts";
 
 /** Runs `reply`. */
@@ -27,12 +27,14 @@ export async function reply(
 ): Promise<Record<string, unknown>> {
   const targetId = input.message_id;
   if (!targetId) throw new BridgeError("INVALID_ARGUMENT", "message_id is required");
+  const target = parseMessageRef(targetId);
   const idempotencyKey = checkIdempotencyKey(input.idempotency_key);
   const prepared = await prepareOutgoing(ctx, {
     text: "text" in input ? input.text : undefined,
     content: "content" in input ? input.content : undefined,
   });
-  const target = parseMessageRef(targetId);
+  // After the content's own checks (a URL as a key has its own message); before any request.
+  if ("content" in input) checkContentIds(input.content);
   const account = resolveAccount(ctx, target.alias);
   const stored = ctx.store.records.findByMessageId(account.alias, targetId);
   requireMessageRecord(stored, targetId);

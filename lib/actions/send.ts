@@ -18,6 +18,7 @@ import {
 } from "../outbound/mod.ts";
 import { stopTyping, stopTypingByTarget } from "../presence/mod.ts";
 import { persistSent, prepareOutgoing, sentAt, transmit, withWarnings } from "./_outgoing.ts";
+import { checkContentIds, checkReceiveId } from "./_targets.ts";
 import { type ActionContext, resolveAccount } from "./context.ts";
 
 /** Runs `send`. */
@@ -29,6 +30,7 @@ export async function send(
   const receiveId = input.receive_id;
   if (!receiveId) throw new BridgeError("INVALID_ARGUMENT", "receive_id is required");
   const receiveIdType: ReceiveIdType = input.receive_id_type ?? "open_id";
+  checkReceiveId(receiveId, receiveIdType);
   const idempotencyKey = checkIdempotencyKey(input.idempotency_key);
   const placeholder = input.placeholder === true;
   const rt = ctx.outbound;
@@ -37,6 +39,8 @@ export async function send(
     content: "content" in input ? input.content : undefined,
     placeholder,
   });
+  // After the content's own checks (a URL as a key has its own message); before any request.
+  if ("content" in input) checkContentIds(input.content);
   const identity = {
     account: account.alias,
     receiveId,

@@ -16,7 +16,15 @@ export {
 } from "./errors.ts";
 export { type Clock, ManualClock, systemClock } from "./clock.ts";
 export { createLogger, guardStdout, type Logger, Redactor } from "./log.ts";
-export { type CompoundId, EVENTS_CHAT_ID, formatCompoundId, parseCompoundId } from "./ids.ts";
+export {
+  type CompoundId,
+  EVENTS_CHAT_ID,
+  formatCompoundId,
+  isFeishuId,
+  parseCompoundId,
+  requireEmail,
+  requireFeishuId,
+} from "./ids.ts";
 export { codePointLength, isoSeconds, truncateCodePoints, utf8Length } from "./text.ts";
 export { writeFileAtomic } from "./fs.ts";
 export { canonicalJson } from "./json.ts";

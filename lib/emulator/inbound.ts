@@ -39,6 +39,11 @@ export interface UserMessageInput {
   app?: string;
   /** Fragmenting and duplicate delivery. */
   push?: PushOptions;
+  /**
+   * The message_id the event carries instead of the next counter id: a
+   * provider that sends ids outside Feishu's alphabet (`../x`, `a/b`).
+   */
+  messageId?: string;
 }
 
 /** What a scripted inbound action returns. */
@@ -245,6 +250,7 @@ export function storeUserMessage(core: Core, input: UserMessageInput): StoredMes
     mentions: m.list,
     replyTo,
     inThread: input.inThread,
+    messageId: input.messageId,
   });
 }
 

@@ -22,6 +22,8 @@ export interface NewMessage {
   /** Reply inside a thread (created on the root when it has none). */
   inThread?: boolean;
   uuid?: string;
+  /** The message_id to store it under instead of the next counter id. */
+  messageId?: string;
 }
 
 /** The thread of a root message, created (and set on the root) when missing. */
@@ -52,7 +54,7 @@ export function storeMessage(core: Core, input: NewMessage): StoredMessage {
     threadId = core.ids.next(ID_PREFIX.thread);
   }
   const message = core.world.addMessage({
-    messageId: core.ids.next(ID_PREFIX.message),
+    messageId: input.messageId ?? core.ids.next(ID_PREFIX.message),
     chatId: chat.chatId,
     sender: input.sender,
     msgType: input.msgType,

@@ -7,6 +7,7 @@
 import { Buffer } from "node:buffer";
 import { attempt, enveloped, plainHeaders, presentString, readStream } from "./_envelope.ts";
 import type { ImV1 } from "./_messages.ts";
+import { pathSegment } from "./_path.ts";
 import type { lark } from "./_sdk.ts";
 import type { CallOptions, FeishuApi } from "./api.ts";
 import { overCap, writeStreamCapped } from "./_stream_file.ts";
@@ -30,7 +31,7 @@ export function mediaCalls(client: lark.Client, im: ImV1): MediaCalls {
         "add_reaction",
         () =>
           im.messageReaction.create({
-            path: { message_id: messageId },
+            path: { message_id: pathSegment("message_id", messageId) },
             data: { reaction_type: { emoji_type: emojiType } },
           }),
         (res) =>
@@ -44,7 +45,10 @@ export function mediaCalls(client: lark.Client, im: ImV1): MediaCalls {
     removeReaction: (messageId, reactionId) =>
       enveloped("remove_reaction", () =>
         im.messageReaction.delete({
-          path: { message_id: messageId, reaction_id: reactionId },
+          path: {
+            message_id: pathSegment("message_id", messageId),
+            reaction_id: pathSegment("reaction_id", reactionId),
+          },
         })),
 
     listReactions: (messageId, emojiType) =>
@@ -52,7 +56,7 @@ export function mediaCalls(client: lark.Client, im: ImV1): MediaCalls {
         "list_reactions",
         () =>
           im.messageReaction.list({
-            path: { message_id: messageId },
+            path: { message_id: pathSegment("message_id", messageId) },
             params: { reaction_type: emojiType, page_size: 50 },
           }),
         (res) => {
@@ -142,8 +146,8 @@ async function requestResource(
   // aborted: a shutdown must not wait for a large or stalled file.
   const request = {
     method: "GET" as const,
-    url: `/open-apis/im/v1/messages/${encodeURIComponent(messageId)}/resources/${
-      encodeURIComponent(fileKey)
+    url: `/open-apis/im/v1/messages/${pathSegment("message_id", messageId)}/resources/${
+      pathSegment("file_key", fileKey)
     }`,
     params: { type },
     responseType: "stream" as const,

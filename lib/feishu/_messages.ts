@@ -5,6 +5,7 @@
  */
 
 import { enveloped, nonEmpty } from "./_envelope.ts";
+import { pathSegment } from "./_path.ts";
 import type { lark } from "./_sdk.ts";
 import type { FeishuApi, FeishuMessage, ReceiveIdType } from "./api.ts";
 
@@ -62,7 +63,7 @@ export function messageCalls(im: ImV1): MessageCalls {
     replyMessage: (req) =>
       enveloped("reply", () =>
         im.message.reply({
-          path: { message_id: req.messageId },
+          path: { message_id: pathSegment("message_id", req.messageId) },
           data: {
             msg_type: req.msgType,
             content: req.content,
@@ -74,22 +75,28 @@ export function messageCalls(im: ImV1): MessageCalls {
     updateMessage: (req) =>
       enveloped("update_message", () =>
         im.message.update({
-          path: { message_id: req.messageId },
+          path: { message_id: pathSegment("message_id", req.messageId) },
           data: { msg_type: req.msgType, content: req.content },
         })),
 
     patchMessage: (req) =>
       enveloped("update_card", () =>
         im.message.patch({
-          path: { message_id: req.messageId },
+          path: { message_id: pathSegment("message_id", req.messageId) },
           data: { content: req.content },
         })),
 
     deleteMessage: (messageId) =>
-      enveloped("delete_message", () => im.message.delete({ path: { message_id: messageId } })),
+      enveloped("delete_message", () =>
+        im.message.delete({
+          path: { message_id: pathSegment("message_id", messageId) },
+        })),
 
     getMessage: (messageId) =>
-      enveloped("get_message", () => im.message.get({ path: { message_id: messageId } }), (res) => {
+      enveloped("get_message", () =>
+        im.message.get({
+          path: { message_id: pathSegment("message_id", messageId) },
+        }), (res) => {
         const item = (res.data as { items?: Record<string, unknown>[] } | undefined)?.items?.[0];
         return item ? toMessage(item) : null;
       }),

@@ -12,6 +12,7 @@ import { enveloped, nonEmpty, presentString } from "./_envelope.ts";
 import { feishuHttp } from "./_http.ts";
 import { mediaCalls } from "./_media_calls.ts";
 import { messageCalls } from "./_messages.ts";
+import { pathSegment } from "./_path.ts";
 import { lark } from "./_sdk.ts";
 import type { FeishuApi } from "./api.ts";
 import { processProxyEnv, type ProxyEnv, validateProxyEnv } from "./proxy.ts";
@@ -99,7 +100,7 @@ export function createFeishuApi(options: FeishuApiOptions): FeishuApi {
       enveloped("app_info", () =>
         client.request({
           method: "GET",
-          url: `/open-apis/application/v6/applications/${encodeURIComponent(options.appId)}`,
+          url: `/open-apis/application/v6/applications/${pathSegment("app_id", options.appId)}`,
           params: { lang: "zh_cn" },
         }), (res) => {
         const app = (res.data as { app?: Record<string, unknown> } | undefined)?.app ?? {};
@@ -112,17 +113,21 @@ export function createFeishuApi(options: FeishuApiOptions): FeishuApi {
     userName: (openId) =>
       enveloped("user_info", () =>
         client.contact.v3.user.get({
-          path: { user_id: openId },
+          path: { user_id: pathSegment("open_id", openId) },
           params: { user_id_type: "open_id" },
         }), (res) => nonEmpty((res.data as { user?: { name?: unknown } } | undefined)?.user?.name)),
 
     chatInfo: (chatId) =>
-      enveloped("chat_info", () => im.chat.get({ path: { chat_id: chatId } }), (res) => {
-        const d = (res.data ?? {}) as { name?: unknown; chat_mode?: unknown };
-        return {
-          name: typeof d.name === "string" ? d.name : null,
-          chatMode: typeof d.chat_mode === "string" ? d.chat_mode : null,
-        };
-      }),
+      enveloped(
+        "chat_info",
+        () => im.chat.get({ path: { chat_id: pathSegment("chat_id", chatId) } }),
+        (res) => {
+          const d = (res.data ?? {}) as { name?: unknown; chat_mode?: unknown };
+          return {
+            name: typeof d.name === "string" ? d.name : null,
+            chatMode: typeof d.chat_mode === "string" ? d.chat_mode : null,
+          };
+        },
+      ),
   };
 }

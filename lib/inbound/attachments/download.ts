@@ -10,7 +10,7 @@
 
 import { dirname, join, resolve } from "node:path";
 import { stateDir, writeFileAtomic } from "../../core/mod.ts";
-import { safeFileName, uniqueName } from "./safe_name.ts";
+import { safeFileName, safeFolderName, uniqueName } from "./safe_name.ts";
 import type { AttachmentDescriptor, AttachmentType } from "../../store/mod.ts";
 import type { Attachment, AttachmentSummary } from "../../store/mod.ts";
 
@@ -78,15 +78,22 @@ export interface DownloadResult {
 /**
  * Where the files of one inbound message go:
  * `<workdir>/feishu/<alias>/attachments/<message_id>/` (the agent opens them by path).
+ * A message id outside Feishu's id alphabet becomes a hash-based folder name
+ * ({@link safeFolderName}), so the folder is always one level inside
+ * `attachments/`.
  *
  * @example
  * ```ts
  * import { attachmentsDir } from "./download.ts";
+ * import { dirname } from "node:path";
  * if (attachmentsDir("/w", "main", "om_1") !== "/w/feishu/main/attachments/om_1") throw new Error();
+ * if (dirname(attachmentsDir("/w", "main", "../../..")) !== "/w/feishu/main/attachments") {
+ *   throw new Error();
+ * }
  * ```
  */
 export function attachmentsDir(workdir: string, alias: string, messageId: string): string {
-  return join(stateDir(workdir), alias, "attachments", messageId);
+  return join(stateDir(workdir), alias, "attachments", safeFolderName(messageId));
 }
 
 /**

@@ -5,7 +5,8 @@
  * @module
  */
 
-import { codePointLength, utf8Length } from "../../core/mod.ts";
+import { createHash } from "node:crypto";
+import { codePointLength, isFeishuId, utf8Length } from "../../core/mod.ts";
 import type { AttachmentType } from "../../store/mod.ts";
 
 /** Longest name in code points. */
@@ -67,6 +68,28 @@ export function safeFileName(options: SafeNameOptions): string {
     name += suffix;
   }
   return capName(name);
+}
+
+/**
+ * The folder name of one message's attachments: its Feishu message id when it
+ * is spelled like one (letters, digits, `_`, `-`), else `unsafe.` and 32 hex
+ * digits of its SHA-256, so an id such as `../../..` or `a/b` stays one
+ * folder inside `attachments/`. The `.` keeps a mapped name apart from every
+ * real id.
+ *
+ * @example
+ * ```ts
+ * import { safeFolderName } from "./safe_name.ts";
+ * import assert from "node:assert/strict";
+ * assert.equal(safeFolderName("om_emu_0001"), "om_emu_0001");
+ * assert.match(safeFolderName("../../.."), /^unsafe\.[0-9a-f]{32}$/);
+ * assert.equal(safeFolderName("a/b"), safeFolderName("a/b"));
+ * assert.notEqual(safeFolderName("a/b"), safeFolderName("a\\b"));
+ * ```
+ */
+export function safeFolderName(messageId: string): string {
+  if (isFeishuId(messageId)) return messageId;
+  return `unsafe.${createHash("sha256").update(messageId).digest("hex").slice(0, 32)}`;
 }
 
 /**
