@@ -11,3 +11,4 @@
 export * from "./types.ts";
 export { chunkMarkdown, splitMarkdown } from "./split_markdown.ts";
 export { chunkText, splitText } from "./split_text.ts";
+export { assertMarkdownNesting, markdownNesting, MAX_MARKDOWN_NESTING } from "./nesting.ts";
