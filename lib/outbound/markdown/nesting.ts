@@ -33,7 +33,7 @@ export interface NestingFound {
  * if (markdownNesting("- a\n  - b\n    - c").depth !== 3) throw new Error();
  * if (markdownNesting("> > > x").depth !== 3) throw new Error();
  * if (markdownNesting("[[[x]]]").depth !== 3) throw new Error();
- * if (markdownNesting("```\n- - - - -\n```").depth !== 0) throw new Error();
+ * if (markdownNesting("~~~\n- - - - -\n~~~").depth !== 0) throw new Error();
  * ```
  */
 export function markdownNesting(md: string, stopAbove = Infinity): NestingFound {
