@@ -55,6 +55,7 @@ export const READ_KEYS = [
   "transcription_status",
   "backfilled",
   "delayed_seconds",
+  "error",
   "event_type",
   "feishu_event_id",
   "synthetic",

@@ -7,7 +7,7 @@
  */
 
 import type { Account } from "../account/mod.ts";
-import type { Clock, Logger } from "../core/mod.ts";
+import { BridgeError, type Clock, type Logger } from "../core/mod.ts";
 import { type Job, RetryLater } from "../journal/mod.ts";
 import { type Notifier, PREVIEW_WINDOW } from "../notify/mod.ts";
 import { markSeen, startTyping } from "../presence/mod.ts";
@@ -23,7 +23,12 @@ import {
 import { attachmentsDir, downloadAttachments } from "./attachments/mod.ts";
 import { buildEventRecord } from "./events.ts";
 import { CARD_EVENT_TYPES, type IntakePayload, PASSIVE_EVENT_TYPES } from "./intake.ts";
-import { normaliseMessage, readMessage } from "./normalise/mod.ts";
+import {
+  type NormalisedMessage,
+  normaliseMessage,
+  normaliseUnreadable,
+  readMessage,
+} from "./normalise/mod.ts";
 import { type Transcriber, transcribeRecord } from "./voice.ts";
 import type { IncomingMessageRecord } from "../store/mod.ts";
 import type { RawEnvelope } from "../feishu/mod.ts";
@@ -87,6 +92,29 @@ export interface PipelineDeps {
 export interface Pipeline {
   handle(job: Job): Promise<void>;
   counters(alias: string): PipelineCounters;
+}
+
+/**
+ * Whether a failure would recur on every attempt: the content itself is
+ * the problem (a stack overflow on deep nesting, unparsable data, a
+ * non-retryable format error). Such a message is recorded at once with a
+ * placeholder instead of being retried; everything else (network, 5xx,
+ * rate limits, download time-outs, storage) is retried by the journal.
+ *
+ * @example
+ * ```ts
+ * import { isDeterministicFailure } from "./pipeline.ts";
+ * if (!isDeterministicFailure(new RangeError("Maximum call stack size exceeded"))) throw new Error();
+ * if (isDeterministicFailure(new TypeError("error sending request"))) throw new Error();
+ * ```
+ */
+export function isDeterministicFailure(err: unknown): boolean {
+  if (err instanceof BridgeError) return !err.retryable && err.code === "FORMAT_ERROR";
+  return err instanceof RangeError || err instanceof SyntaxError;
+}
+
+function describe(err: unknown): string {
+  return err instanceof Error ? `${err.name}: ${err.message}` : String(err);
 }
 
 /** How soon a held group message checks again for the bot identity (the lookup itself is throttled to one per 30 s). */
@@ -161,16 +189,44 @@ export function createPipeline(deps: PipelineDeps): Pipeline {
       }
     }
     if (!admitted(c, admitMessage(envelope, policyOf(account)))) return;
-    const norm = normaliseMessage(envelope, {
+    const ctx = {
       alias: account.alias,
       botOpenId: account.identity.botOpenId(),
       nowMs: deps.clock.now(),
-      contactName: (id) => account.names.known(id),
-    });
-    if (!norm) {
-      c.rejected.malformed = (c.rejected.malformed ?? 0) + 1;
-      return;
+      contactName: (id: string) => account.names.known(id),
+    };
+    let norm: NormalisedMessage | undefined;
+    try {
+      norm = normaliseMessage(envelope, ctx);
+      if (!norm) {
+        c.rejected.malformed = (c.rejected.malformed ?? 0) + 1;
+        return;
+      }
+      return await accept(account, payload, norm, signal);
+    } catch (err) {
+      if (!isDeterministicFailure(err)) throw err;
+      // The same failure would come back on every attempt, holding the chat's
+      // next messages behind it: record the message now, with a placeholder.
+      const unreadable = normaliseUnreadable(envelope, ctx, describe(err));
+      if (!unreadable) throw err;
+      deps.log.warn("inbound message could not be read; recorded with a placeholder", {
+        account: account.alias,
+        id: unreadable.record.id,
+        error: unreadable.record.error,
+      });
+      return await accept(account, payload, unreadable, signal);
     }
+  }
+
+  /** From an admitted, normalised message to its record and the agent's wake. */
+  async function accept(
+    account: Account,
+    payload: IntakePayload,
+    norm: NormalisedMessage,
+    signal: AbortSignal,
+  ): Promise<void> {
+    const { envelope } = payload;
+    const c = count(account.alias);
     const record = norm.record;
     const existing = deps.store.records.get(account.alias, record.id);
     if (existing) {

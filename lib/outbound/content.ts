@@ -7,12 +7,14 @@
  * already one of the editable types). What is left here is what the schemas
  * do not say: a legacy `text` must not be empty, and a media source must not
  * be a URL and, for a path, must name a readable file inside `media_roots`.
- * Every rejection is an `INVALID_ARGUMENT` `BridgeError`.
+ * Every rejection is an `INVALID_ARGUMENT` `BridgeError`, except a post or
+ * card nested too deeply to walk safely, which is a `FORMAT_ERROR`.
  * @module
  */
 
 import { BridgeError } from "../core/mod.ts";
 import type { OutboundContent } from "../mcp/family/mod.ts";
+import { assertBodyDepth } from "./_depth.ts";
 import { type MediaContext, normaliseMedia } from "./_media.ts";
 import { cardPreview, postPreview } from "./preview.ts";
 import type { JsonObject, NormalisedContent } from "./types.ts";
@@ -103,6 +105,8 @@ function bodyContent<T extends JsonObject>(
   preview: (copy: T) => string,
   messageType: string,
 ): NormalisedContent {
+  // Before the clone and the preview walk, which recurse.
+  assertBodyDepth(type, body);
   const copy = structuredClone(body);
   return { type, recordContent: { type, [type]: copy }, previewText: preview(copy), messageType };
 }

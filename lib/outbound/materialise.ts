@@ -4,11 +4,15 @@
  * media bodies from resolved provider keys. Every body is checked against
  * Feishu's byte limits before any I/O: chunks that are still too large are
  * split further; a post AST or card that is too large is `INVALID_ARGUMENT`.
+ * Markdown nested past its budget, and a post or card nested past its own,
+ * is a `FORMAT_ERROR` before anything parses or walks it.
  * @module
  */
 
 import { BridgeError, codePointLength } from "../core/mod.ts";
+import { assertBodyDepth } from "./_depth.ts";
 import {
+  assertMarkdownNesting,
   type ChunkOptions,
   DEFAULT_CHUNK_LIMIT,
   type Degradation,
@@ -97,8 +101,10 @@ class Materialiser {
       case "markdown":
         return this.#markdown(String(r.markdown), []);
       case "post":
+        assertBodyDepth("post", r.post);
         return [this.#whole("post", wireBody("post", r.post as JsonObject))];
       case "card":
+        assertBodyDepth("card", r.card);
         return [this.#whole("card", wireBody("interactive", r.card as JsonObject))];
       case "image":
       case "video":
@@ -123,6 +129,7 @@ class Materialiser {
 
   /** Markdown posts; `extraRows` go under the last chunk (a caption's image or media). */
   #markdown(md: string, extraRows: JsonObject[][]): WireBody[] {
+    assertMarkdownNesting(md, extraRows.length === 0 ? "markdown" : "the caption");
     const reserve = extraRows.length === 0
       ? 0
       : requestBytes(wireBody("post", markdownPost([], extraRows)));

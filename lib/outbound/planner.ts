@@ -1,23 +1,41 @@
 /**
  * Materialisation and edit planning, off the main thread when they are heavy.
- * Parsing markdown runs at roughly 0.25 MB/s here (0.4 s per 100 KB), long
- * enough to stall stdio and the long connection's ACKs, so markdown above a
- * threshold goes to a Worker that runs the same pure functions; small inputs
- * (and anything within one chunk, which is never parsed) run inline. Results
- * and errors (`BridgeError`s keep their code) are the same either way.
+ * Parsing markdown runs at roughly 0.25 MB/s on ordinary text and far slower
+ * on crafted input (a long list nested a few levels deep takes seconds per
+ * 10 KB), long enough to stall stdio and the long connection's ACKs. So:
+ *
+ * - markdown nested past {@link MAX_MARKDOWN_NESTING} is refused on the main
+ *   thread by a linear pre-scan, before any parse (`FORMAT_ERROR`);
+ * - markdown above a small threshold is planned in a Worker running the same
+ *   pure functions; inputs below it run inline;
+ * - each job runs in a worker of its own (a small pool, one idle worker kept
+ *   warm), so an ordinary call never waits behind a heavy one; only past
+ *   {@link MAX_PLAN_WORKERS} concurrent heavy jobs do jobs queue;
+ * - a job that runs past its time budget (counted from when its worker has
+ *   loaded) has its worker terminated and fails with a `FORMAT_ERROR` that
+ *   names the budget.
+ *
+ * Results and errors (`BridgeError`s keep their code) are the same either way.
  * @module
  */
 
-import { BridgeError, spawnWorker } from "../core/mod.ts";
+import { BridgeError, type Clock, spawnWorker, systemClock } from "../core/mod.ts";
+import { assertMarkdownNesting } from "./markdown/mod.ts";
 import { type EditPlan, type EditTarget, planEdit } from "./edit_plan.ts";
 import { materialise, type Materialised, type MaterialiseOptions } from "./materialise.ts";
 import type { NormalisedContent } from "./types.ts";
 
 /**
- * Markdown longer than this many UTF-16 units is planned in the worker
- * (about 60 ms of parsing: the most the main thread may spend on it).
+ * Markdown longer than this many UTF-16 units is planned in a worker: below
+ * it, even crafted input parses in a few milliseconds on the main thread.
  */
-export const OFF_THREAD_THRESHOLD = 16 * 1024;
+export const OFF_THREAD_THRESHOLD = 1024;
+
+/** How long one job may run in a worker before it is stopped. */
+export const PLAN_BUDGET_MS = 10_000;
+
+/** Workers that may run jobs at once; further heavy jobs queue. */
+export const MAX_PLAN_WORKERS = 4;
 
 /** A job for the worker. */
 export type PlanJob =
@@ -41,8 +59,9 @@ export type PlanError =
   }
   | { bridge: false; name: string; message: string };
 
-/** The worker's answer. */
+/** The worker's answer (or, once at start, that it has loaded and serves). */
 export type PlanReply =
+  | { ready: true }
   | { id: number; ok: true; value: Materialised | EditPlan }
   | { id: number; ok: false; error: PlanError };
 
@@ -99,20 +118,50 @@ export function markdownWeight(content: NormalisedContent): number {
 
 /** Options of {@link Planner}. */
 export interface PlannerOptions {
-  /** Markdown weight above which jobs go to the worker (default {@link OFF_THREAD_THRESHOLD}). */
+  /** Markdown weight above which jobs go to a worker (default {@link OFF_THREAD_THRESHOLD}). */
   threshold?: number;
+  /** Time budget of one job in a worker (default {@link PLAN_BUDGET_MS}). */
+  budgetMs?: number;
+  /** Workers that may run at once (default {@link MAX_PLAN_WORKERS}). */
+  maxWorkers?: number;
+  /** Times the budget (default: the real clock). */
+  clock?: Clock;
 }
+
+/** A job waiting for, or running in, a worker. */
+interface Task {
+  job: PlanJob;
+  resolve(v: unknown): void;
+  reject(e: unknown): void;
+}
+
+/** A job running in its worker, with the timer of its budget. */
+interface Running {
+  task: Task;
+  timer: AbortController;
+}
+
+/** Workers that have loaded their code (the budget counts from then, not from the spawn). */
+const READY = new WeakSet<Worker>();
 
 /** Materialises and plans edits, in a worker when the markdown is large. */
 export class Planner {
   readonly #threshold: number;
-  #worker: Worker | null = null;
+  readonly #budgetMs: number;
+  readonly #maxWorkers: number;
+  readonly #clock: Clock;
+  /** At most one warm worker waits for the next job. */
+  #idle: Worker | null = null;
+  readonly #running = new Map<Worker, Running>();
+  readonly #queue: Task[] = [];
   #nextId = 1;
-  readonly #pending = new Map<number, { resolve(v: unknown): void; reject(e: unknown): void }>();
   #closed = false;
 
   constructor(options: PlannerOptions = {}) {
     this.#threshold = options.threshold ?? OFF_THREAD_THRESHOLD;
+    this.#budgetMs = options.budgetMs ?? PLAN_BUDGET_MS;
+    this.#maxWorkers = Math.max(1, options.maxWorkers ?? MAX_PLAN_WORKERS);
+    this.#clock = options.clock ?? systemClock;
   }
 
   /** {@link materialise}, off the main thread when heavy. */
@@ -129,15 +178,29 @@ export class Planner {
     return this.#run({ id: 0, op: "planEdit", target, content, options }) as Promise<EditPlan>;
   }
 
-  /** Whether a content would be planned in the worker. */
+  /** Whether a content would be planned in a worker. */
   offThread(content: NormalisedContent): boolean {
     return markdownWeight(content) > this.#threshold;
   }
 
-  /** Stops the worker; pending jobs reject. */
+  /** Jobs running in workers and jobs waiting for one (for tests and status). */
+  load(): { running: number; queued: number } {
+    return { running: this.#running.size, queued: this.#queue.length };
+  }
+
+  /** Stops every worker; pending jobs reject. */
   close(): void {
     this.#closed = true;
-    this.#kill(new Error("Expected an open planner but found it closed"));
+    const reason = new Error("Expected an open planner but found it closed");
+    this.#idle?.terminate();
+    this.#idle = null;
+    for (const [worker, r] of this.#running) {
+      r.timer.abort();
+      worker.terminate();
+      r.task.reject(reason);
+    }
+    this.#running.clear();
+    for (const task of this.#queue.splice(0)) task.reject(reason);
   }
 
   [Symbol.dispose](): void {
@@ -155,37 +218,96 @@ export class Planner {
         return Promise.reject(err);
       }
     }
-    const worker = this.#ensureWorker();
-    const id = this.#nextId++;
+    try {
+      // Linear and cheap: hopeless input never reaches a worker.
+      assertJobNesting(job.content);
+    } catch (err) {
+      return Promise.reject(err);
+    }
     return new Promise((resolve, reject) => {
-      this.#pending.set(id, { resolve: resolve as (v: unknown) => void, reject });
-      worker.postMessage({ ...job, id });
+      this.#queue.push({ job: { ...job, id: this.#nextId++ }, resolve, reject });
+      this.#pump();
     });
   }
 
-  #ensureWorker(): Worker {
-    if (this.#worker !== null) return this.#worker;
+  /** Starts queued jobs while workers are free. */
+  #pump(): void {
+    while (this.#queue.length > 0 && this.#running.size < this.#maxWorkers) {
+      const task = this.#queue.shift()!;
+      const worker = this.#idle ?? this.#spawn();
+      this.#idle = null;
+      const timer = new AbortController();
+      this.#running.set(worker, { task, timer });
+      if (READY.has(worker)) this.#arm(worker, timer);
+      worker.postMessage(task.job);
+    }
+  }
+
+  /** Starts the budget of the job running in `worker`. */
+  #arm(worker: Worker, timer: AbortController): void {
+    this.#clock.sleep(this.#budgetMs, timer.signal).then(
+      () => this.#overrun(worker),
+      () => {/* answered in time */},
+    );
+  }
+
+  #spawn(): Worker {
     const worker = spawnWorker("plan", { source: new URL("./planner_worker.ts", import.meta.url) });
     worker.onmessage = (ev: MessageEvent<PlanReply>) => {
+      const r = this.#running.get(worker);
+      if ("ready" in ev.data) {
+        READY.add(worker);
+        if (r !== undefined) this.#arm(worker, r.timer);
+        return;
+      }
+      if (r === undefined || r.task.job.id !== ev.data.id) return;
+      this.#running.delete(worker);
+      r.timer.abort();
+      if (this.#idle === null && !this.#closed) this.#idle = worker;
+      else worker.terminate();
       const reply = ev.data;
-      const waiter = this.#pending.get(reply.id);
-      if (waiter === undefined) return;
-      this.#pending.delete(reply.id);
-      if (reply.ok) waiter.resolve(reply.value);
-      else waiter.reject(fromPlanError(reply.error));
+      if (reply.ok) r.task.resolve(reply.value);
+      else r.task.reject(fromPlanError(reply.error));
+      this.#pump();
     };
     worker.onerror = (ev) => {
       ev.preventDefault();
-      this.#kill(new Error(`Materialisation worker failed: ${ev.message}`));
+      this.#drop(worker, new Error(`Materialisation worker failed: ${ev.message}`));
     };
-    this.#worker = worker;
     return worker;
   }
 
-  #kill(reason: Error): void {
-    this.#worker?.terminate();
-    this.#worker = null;
-    for (const waiter of this.#pending.values()) waiter.reject(reason);
-    this.#pending.clear();
+  /** The job ran past its budget: its worker is stopped, the job fails. */
+  #overrun(worker: Worker): void {
+    const seconds = Math.round(this.#budgetMs / 100) / 10;
+    this.#drop(
+      worker,
+      new BridgeError(
+        "FORMAT_ERROR",
+        `markdown took longer than ${seconds} s to plan (the budget of one message); ` +
+          `send shorter or simpler markdown`,
+      ),
+    );
+  }
+
+  #drop(worker: Worker, reason: Error): void {
+    worker.terminate();
+    if (this.#idle === worker) this.#idle = null;
+    const r = this.#running.get(worker);
+    if (r !== undefined) {
+      this.#running.delete(worker);
+      r.timer.abort();
+      r.task.reject(reason);
+    }
+    this.#pump();
+  }
+}
+
+/** The nesting pre-scan of a job's markdown (its caption, for media). */
+function assertJobNesting(content: NormalisedContent): void {
+  if (content.type === "markdown") {
+    assertMarkdownNesting(String(content.recordContent.markdown ?? ""));
+  } else if (content.media?.caption !== undefined) {
+    assertMarkdownNesting(content.media.caption, "the caption");
   }
 }

@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
-import { BridgeError } from "../core/mod.ts";
+import { BridgeError, ManualClock } from "../core/mod.ts";
+import { MAX_MARKDOWN_NESTING } from "./markdown/mod.ts";
 import { normaliseOutbound } from "./content.ts";
 import { materialise } from "./materialise.ts";
 import { planEdit } from "./edit_plan.ts";
@@ -49,4 +50,50 @@ Deno.test("Planner runs small content inline, without starting a worker, and ref
   assert.equal((await planner.materialise(content)).bodies.length, 1);
   planner.close();
   await assert.rejects(planner.materialise(content), /found it closed/);
+});
+
+Deno.test("Planner stops a job that runs past its budget with a FORMAT_ERROR naming it, and the next job runs in a fresh worker", async () => {
+  const clock = new ManualClock(0);
+  using planner = new Planner({ threshold: 100, budgetMs: 2_500, clock });
+  const content = await markdown(doc);
+  // A warm worker first: the budget of a fresh one counts from when it has loaded.
+  await planner.materialise(content, { limit: 1000 });
+  const late = planner.materialise(content, { limit: 1000 });
+  assert.equal(clock.pendingSleeps(), 1);
+  // The timer fires before the worker's answer can be read (that needs a turn of the loop).
+  clock.advance(2_500);
+  await assert.rejects(
+    late,
+    (e: unknown) =>
+      e instanceof BridgeError && e.code === "FORMAT_ERROR" &&
+      /longer than 2\.5 s to plan/.test(e.message),
+  );
+  assert.deepEqual(planner.load(), { running: 0, queued: 0 });
+  assert.deepEqual(
+    await planner.materialise(content, { limit: 1000 }),
+    materialise(content, { limit: 1000 }),
+  );
+});
+
+Deno.test("Planner runs concurrent heavy jobs in separate workers and queues only past its pool", async () => {
+  using planner = new Planner({ threshold: 100, maxWorkers: 2 });
+  const content = await markdown(doc);
+  const jobs = [1, 2, 3].map(() => planner.materialise(content, { limit: 1000 }));
+  assert.deepEqual(planner.load(), { running: 2, queued: 1 });
+  const results = await Promise.all(jobs);
+  assert.equal(new Set(results.map((r) => JSON.stringify(r))).size, 1);
+  assert.deepEqual(planner.load(), { running: 0, queued: 0 });
+});
+
+Deno.test("Planner refuses markdown nested past its budget on the calling thread, before any worker", async () => {
+  using planner = new Planner({ threshold: 100 });
+  const content = await markdown("- ".repeat(5000) + "x");
+  const p = planner.materialise(content);
+  assert.deepEqual(planner.load(), { running: 0, queued: 0 });
+  await assert.rejects(
+    p,
+    (e: unknown) =>
+      e instanceof BridgeError && e.code === "FORMAT_ERROR" &&
+      e.message.includes(`at most ${MAX_MARKDOWN_NESTING} levels`),
+  );
 });

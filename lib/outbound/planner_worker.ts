@@ -27,6 +27,7 @@ export function servePlannerWorker(): void {
       scope.postMessage({ id: job.id, ok: false, error: toPlanError(err) });
     }
   };
+  scope.postMessage({ ready: true });
 }
 
 serveWorker("plan", servePlannerWorker);

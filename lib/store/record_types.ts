@@ -88,6 +88,8 @@ export interface IncomingMessageRecord {
   backfilled?: boolean;
   /** Seconds between Feishu's create time and processing, for late messages. */
   delayed_seconds?: number;
+  /** Why the message could not be read (bounded); `text` is then a placeholder. */
+  error?: string;
   feishu: RawEnvelope | Record<string, never>;
 }
 

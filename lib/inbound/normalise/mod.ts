@@ -8,5 +8,5 @@
  */
 
 export { isMentionAll, readMessage } from "./envelope.ts";
-export { normaliseMessage } from "./normalise.ts";
+export { type NormalisedMessage, normaliseMessage, normaliseUnreadable } from "./normalise.ts";
 export { envelopeFromHistoryItem } from "./history.ts";

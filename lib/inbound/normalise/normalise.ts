@@ -3,7 +3,8 @@
  * record out (attachments, `media` and the transcript are filled by the
  * later stages), plus the message's attachment descriptors.
  *
- * Steps: read the envelope → build the mention table → convert the content
+ * Steps: read the envelope → measure the content's nesting (too deep: a
+ * placeholder record, see {@link normaliseUnreadable}) → build the mention table → convert the content
  * through the registry → resolve mentions (this bot's own mention is dropped
  * from `text` only) → tidy whitespace → derive ids, dates and flags.
  * @module
@@ -11,12 +12,15 @@
 
 import { formatCompoundId, isoSeconds } from "../../core/mod.ts";
 import { buildDescriptors } from "../attachments/mod.ts";
+import { contentTooDeep } from "./_depth.ts";
 import { parseJson } from "./_json.ts";
 import { epochSeconds } from "./_format.ts";
 import { tidyBodyText } from "./_whitespace.ts";
 import { readMessage } from "./envelope.ts";
 import { MentionTable } from "./mentions.ts";
-import { convertContent } from "./registry.ts";
+import { convertContent, type ConvertResult } from "./registry.ts";
+import type { MessageFields } from "./envelope.ts";
+import type { Conversion } from "./types.ts";
 import type {
   AttachmentDescriptor,
   IncomingMessageRecord,
@@ -26,6 +30,30 @@ import type { RawEnvelope } from "../../feishu/mod.ts";
 
 /** A message this late (or backfilled) is flagged with `delayed_seconds`. */
 export const DELAYED_AFTER_SECONDS = 30 * 60;
+
+/** The longest `error` a record carries (longer reasons are cut). */
+export const MAX_RECORD_ERROR_CHARS = 300;
+
+/**
+ * The text of a message that could not be read, for a reason.
+ *
+ * @example
+ * ```ts
+ * import { unreadableText } from "./normalise.ts";
+ * if (unreadableText("bad") !== "[message could not be read: bad]") throw new Error();
+ * ```
+ */
+export function unreadableText(reason: string): string {
+  return `[message could not be read: ${boundedError(reason)}]`;
+}
+
+/** A reason cut to {@link MAX_RECORD_ERROR_CHARS} characters. */
+export function boundedError(reason: string): string {
+  const one = reason.replace(/\s+/g, " ").trim();
+  return one.length <= MAX_RECORD_ERROR_CHARS
+    ? one
+    : one.slice(0, MAX_RECORD_ERROR_CHARS - 1) + "…";
+}
 
 /** What normalisation needs besides the envelope. */
 export interface NormaliseContext {
@@ -80,15 +108,79 @@ export function normaliseMessage(
 ): NormalisedMessage | undefined {
   const m = readMessage(envelope);
   if (!m) return undefined;
+  // Measured on the text, before anything parses or walks it.
+  const tooDeep = contentTooDeep(m.content);
+  if (tooDeep !== undefined) return unreadable(m, envelope, ctx, tooDeep);
   const table = new MentionTable(m.mentions, { botOpenId: ctx.botOpenId });
-  const { conversion, converterError } = convertContent(
+  const { conversion, converterError }: ConvertResult = convertContent(
     { messageType: m.messageType, content: m.content },
     { context: { mention: (id, name) => table.placeholder(id, name) } },
   );
+  const record = buildRecord(m, envelope, ctx, table, conversion);
+  const descriptors = buildDescriptors(conversion.resources, {
+    messageType: m.messageType,
+    content: parseJson(m.content),
+  });
+  if (converterError === undefined) return { record, descriptors };
+  record.error = boundedError(converterError);
+  return { record, descriptors, converterError };
+}
+
+/**
+ * The record of a message that could not be read: its ids, sender and raw
+ * envelope as sent, `content` of kind `unknown`, a placeholder `text` naming
+ * the reason and the reason as `error`. Builds from the envelope's flat
+ * fields only, so it works whatever the content holds. Undefined when the
+ * envelope has no message id or chat id.
+ *
+ * @example
+ * ```ts
+ * import { normaliseUnreadable } from "./normalise.ts";
+ * const out = normaliseUnreadable({
+ *   header: { event_type: "im.message.receive_v1" },
+ *   event: { message: { message_id: "om_1", chat_id: "oc_1", chat_type: "p2p", message_type: "post", content: "[[[" } },
+ * }, { alias: "main", nowMs: 0 }, "RangeError: too deep");
+ * if (out?.record.text !== "[message could not be read: RangeError: too deep]") throw new Error();
+ * if (out.record.error !== "RangeError: too deep" || out.descriptors.length !== 0) throw new Error();
+ * ```
+ */
+export function normaliseUnreadable(
+  envelope: RawEnvelope,
+  ctx: NormaliseContext,
+  reason: string,
+): NormalisedMessage | undefined {
+  const m = readMessage(envelope);
+  return m ? unreadable(m, envelope, ctx, reason) : undefined;
+}
+
+function unreadable(
+  m: MessageFields,
+  envelope: RawEnvelope,
+  ctx: NormaliseContext,
+  reason: string,
+): NormalisedMessage {
+  const table = new MentionTable(m.mentions, { botOpenId: ctx.botOpenId });
+  const conversion: Conversion = {
+    content: { kind: "unknown", message_type: m.messageType || "unknown" },
+    text: unreadableText(reason),
+    resources: [],
+  };
+  const record = buildRecord(m, envelope, ctx, table, conversion);
+  record.error = boundedError(reason);
+  return { record, descriptors: [], converterError: record.error };
+}
+
+function buildRecord(
+  m: MessageFields,
+  envelope: RawEnvelope,
+  ctx: NormaliseContext,
+  table: MentionTable,
+  conversion: Conversion,
+): IncomingMessageRecord {
   const content = resolveContent(conversion.content, table);
   const createdSeconds = epochSeconds(m.createTime);
   const dateMs = createdSeconds !== undefined ? createdSeconds * 1000 : ctx.nowMs;
-  const record: IncomingMessageRecord = {
+  return {
     id: formatCompoundId(ctx.alias, m.chatId, m.messageId),
     feishu_message_id: m.messageId,
     chat_id: m.chatId,
@@ -114,13 +206,6 @@ export function normaliseMessage(
     ...lateness(envelope.backfilled === true, createdSeconds, ctx.nowMs),
     feishu: envelope,
   };
-  const descriptors = buildDescriptors(conversion.resources, {
-    messageType: m.messageType,
-    content: parseJson(m.content),
-  });
-  return converterError === undefined
-    ? { record, descriptors }
-    : { record, descriptors, converterError };
 }
 
 /** Mentions in `content.text` resolve to names, the bot's included. */

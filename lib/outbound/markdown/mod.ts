@@ -2,7 +2,7 @@
  * Chunking of outbound text and markdown into Feishu-sized messages. The
  * markdown chunker works on the block structure a real CommonMark/GFM parser
  * gives (fences, tables, lists, headings, quotes) and keeps Feishu `<at>` tags
- * whole; the text chunker follows the spec's "newline" mode. Both are pure.
+ * whole; the text chunker cuts at the last newline that fits. Both are pure.
  *
  * Sits between content normalisation and materialisation in the outbound flow.
  * @module
@@ -16,3 +16,4 @@ export {
 } from "./types.ts";
 export { splitMarkdown } from "./split_markdown.ts";
 export { splitText } from "./split_text.ts";
+export { assertMarkdownNesting, MAX_MARKDOWN_NESTING } from "./nesting.ts";
