@@ -1,5 +1,5 @@
 /**
- * `accounts` (spec §2.12): configured aliases and safe details — never
+ * `accounts`: configured aliases and safe details — never
  * secrets, open_ids of people, chat ids or messages.
  * @module
  */

@@ -1,5 +1,5 @@
 /**
- * `contacts`, `add_contact`, `remove_contact` (spec §2.9–§2.11). Contacts are
+ * `contacts`, `add_contact`, `remove_contact`. Contacts are
  * names for people; they never grant admission.
  * @module
  */

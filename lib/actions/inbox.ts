@@ -1,7 +1,6 @@
 /**
- * The read side over the store: `check`, `read`, `search` (spec §2.2, §2.3,
- * §2.6). No Feishu I/O; `read` marks as read exactly the incoming records it
- * returned.
+ * The read side over the store: `check`, `read`, `search`. No Feishu I/O;
+ * `read` marks as read exactly the incoming records it returned.
  * @module
  */
 
@@ -10,7 +9,7 @@ import type { CheckInput, ReadInput, SearchInput } from "../mcp/family/mod.ts";
 import type { StoredRecord } from "../store/mod.ts";
 import { type ActionContext, resolveAccount } from "./context.ts";
 
-/** Keys of a `read` item, in order (spec §2.3). */
+/** Keys of a `read` item, in order (every key present, null when unset). */
 export const READ_KEYS = [
   "id",
   "feishu_message_id",
@@ -68,7 +67,7 @@ export const READ_KEYS = [
   "_direction",
 ] as const;
 
-/** Keys of a `search` match (spec §2.6). */
+/** Keys of a `search` match, in order. */
 export const SEARCH_KEYS = [
   "id",
   "from_open_id",

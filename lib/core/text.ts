@@ -1,5 +1,5 @@
 /**
- * Text helpers that count Unicode code points, as the spec's limits do
+ * Text helpers that count Unicode code points, as Feishu's and our limits do
  * (JS `.length` counts UTF-16 units).
  * @module
  */

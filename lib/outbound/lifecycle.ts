@@ -1,8 +1,8 @@
 /**
- * Edit/delete lifecycle (spec §3.8): what the record becomes and what the
- * action answers after every group member was attempted once. An edit that
- * shrank a message (ARCHITECTURE "Editing a multi-chunk message") deletes its
- * trailing members; they leave the record on full success.
+ * Edit/delete lifecycle: what the record becomes and what the action answers
+ * after every group member was attempted once. An edit that shrank a message
+ * (fewer chunks than before) deletes its trailing members; they leave the
+ * record on full success.
  * @module
  */
 
@@ -142,7 +142,7 @@ export const LIFECYCLE_WARNING = "Not every chunk of this message was changed, s
 
 /** Inputs of {@link lifecycleResponse} beyond the outcomes. */
 export interface LifecycleResponseInput extends LifecycleInput {
-  /** The record's id when a record exists, else the requested id (§3.6.2). */
+  /** The record's id when a record exists, else the requested id. */
   messageId: string;
   /** Edit only: the response's `content_type`. */
   contentType?: string;

@@ -2,19 +2,18 @@
  * The outbound pure core: everything between a validated `send` / `reply` /
  * `edit` input and the wire calls, with no I/O of its own.
  *
- * Flow: {@link normaliseOutbound} (spec §3.1) → optional
- * {@link wrapProgressCard} (§3.9) → {@link materialise} into ordered wire
- * bodies (§3.3; chunking in `./markdown/`) → {@link chunkUuids} per chunk →
- * {@link OutboundScheduler} paces each call → {@link sendSuccess} /
- * {@link partialDeliveryFailure} and {@link sentRecord} (§2.1, §3.7, §5.4).
- * Edits and deletes: {@link resolveChunkGroup} (§3.6.2) → {@link planEdit}
- * → {@link applyLifecycle} and {@link lifecycleResponse} (§3.8).
- * {@link DuplicateGuard} is the §2.1 step 5 guard.
+ * Flow: normalise the content → optionally wrap it in a progress card →
+ * materialise it into ordered wire bodies (chunking in `./markdown/`) → one
+ * uuid per chunk → the account's outbox paces and sends each call → the
+ * send result (or the partial-delivery failure) and the sent record. Edits
+ * and deletes: resolve the chunk group → plan the edit → the lifecycle the
+ * record gets and the response. The duplicate guard refuses a third
+ * identical send in a row.
  *
- * The I/O edge of delivery: {@link Planner} runs materialisation (and edit
- * planning) of large markdown in a Worker; {@link uploadMedia} uploads a path
- * source; {@link deliverChunks} sends one logical message's chunks, one
- * attempt each, inside one scheduler run (§3.5).
+ * The I/O edge of delivery: the planner runs materialisation (and edit
+ * planning) of large markdown in a Worker; uploads send a path source's
+ * bytes; the outbox sends one logical message's chunks, one attempt each,
+ * holding the chat's lane.
  *
  * The only filesystem facts (media paths) come through {@link MediaFs}.
  * @module

@@ -1,6 +1,7 @@
 /**
- * Wrapping text, markdown or a post into the native progress card (spec §2.1
- * step 3–4, §2.8 step 4, §3.9). A progress card stays a progress card.
+ * Wrapping text, markdown or a post into the native progress card, when a
+ * `send` asks for a placeholder and when a progress card is edited. A
+ * progress card stays a progress card.
  * @module
  */
 
@@ -9,7 +10,7 @@ import { BridgeError } from "../core/mod.ts";
 import { cardPreview } from "./preview.ts";
 import type { NormalisedContent } from "./types.ts";
 
-/** Where the wrapping happens; it picks the spec's error text. */
+/** Where the wrapping happens; it picks the error text. */
 export interface WrapProgressOptions extends ProgressCardOptions {
   /** `send` with `placeholder: true`, or `edit` of a progress card. */
   mode: "send" | "edit";
@@ -28,7 +29,7 @@ export function progressPhase(content: NormalisedContent): string {
 
 /**
  * Replaces text, markdown or post content by the progress card that shows it.
- * Anything else is `INVALID_ARGUMENT` with the spec's message for the mode.
+ * Anything else is `INVALID_ARGUMENT` with the message for the mode.
  *
  * @example
  * ```ts

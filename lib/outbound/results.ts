@@ -1,7 +1,6 @@
 /**
  * Pure builders for what `send` and `reply` return and store: the success
- * response (spec §2.1, §2.4), the partial-delivery failure (§3.7) and the sent
- * record (§5.4).
+ * response, the partial-delivery failure and the sent record.
  * @module
  */
 
@@ -118,7 +117,7 @@ export function partialWarning(delivered: number, total: number): string {
 }
 
 /**
- * The failure returned when some chunks were delivered and one failed (§3.7).
+ * The failure returned when some chunks were delivered and one failed.
  *
  * @example
  * ```ts
@@ -156,7 +155,7 @@ export function partialDeliveryFailure(input: PartialDeliveryInput): Failure {
 /** Inputs of {@link sentRecord}. */
 export interface SentRecordInput {
   alias: string;
-  /** The chat segment of the compound ids: the provider's chat id, else the receive id (§3.6.1). */
+  /** The chat segment of the compound ids: the provider's chat id, else the receive id. */
   chatId: string;
   to: { receive_id: string; receive_id_type: string };
   /** Provider message ids of the delivered chunks, in order (at least one). */
@@ -171,7 +170,7 @@ export interface SentRecordInput {
   partial?: { chunkCount: number; error: FailureLike };
 }
 
-/** The sent record of one logical message (§5.4, §3.7, §3.9). */
+/** The sent record of one logical message (partial deliveries and progress cards included). */
 export function sentRecord(input: SentRecordInput): SentMessageRecord {
   const ids = input.providerIds.map((p) => formatCompoundId(input.alias, input.chatId, p));
   const date = isoSeconds(input.at);

@@ -13,7 +13,7 @@ import {
 const ID = "main:oc_chat:om_sent";
 const AT = Date.UTC(2026, 7, 8, 10, 20, 30, 999);
 
-Deno.test("sendSuccess() returns exactly the spec's single-chunk response", () => {
+Deno.test("sendSuccess() returns exactly the single-chunk response the manual documents", () => {
   deepEqual(sendSuccess({ messageIds: [ID], contentType: "text" }), {
     status: "sent",
     message_id: ID,
@@ -96,7 +96,7 @@ Deno.test("partialDeliveryFailure() keeps thread facts of a partial reply and ta
   equal(r.retry_after_seconds, 2);
 });
 
-Deno.test("sentRecord() stores a two-chunk markdown send as §5.4 describes", async () => {
+Deno.test("sentRecord() stores a two-chunk markdown send with every chunk id, its content and its chunk list", async () => {
   const content = await normaliseOutbound({ content: { type: "markdown", markdown: "# a\n\nb" } });
   deepEqual(
     sentRecord({

@@ -1,6 +1,6 @@
 /**
- * The MCP resources: the manual (verbatim), the LingTai profile resources of
- * spec §1.7, the operator docs, the status and the inbox summary. Texts are
+ * The MCP resources: the manual (verbatim), the `lingtai://` profile
+ * resources LingTai reads (manifest, skill, docs, onboarding), the operator docs, the status and the inbox summary. Texts are
  * embedded through imports so a bundle carries them.
  * @module
  */

@@ -51,7 +51,7 @@ export interface ConversationSummary {
 }
 
 /**
- * The searchable text of a record (spec §2.6): sender open_id, display name,
+ * The searchable text of a record: sender open_id, display name,
  * text, event type and the event projection.
  *
  * @example

@@ -3,7 +3,7 @@
  * chunkers can measure and cut in O(1) per query on megabyte inputs.
  *
  * Offsets are JS string (UTF-16) indexes, as the markdown parser reports them;
- * budgets are code points, as the spec counts them.
+ * budgets are code points, as Feishu counts them.
  * @module
  */
 
