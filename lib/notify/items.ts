@@ -49,8 +49,8 @@ export interface PreviewMedia {
   mime_type?: string | null;
 }
 
-/** The attachment fields a preview reads. */
-export interface PreviewAttachment {
+/** The attachment fields both a preview reads and the agent may see. */
+interface AttachmentFields {
   type?: string;
   status?: string;
   size?: number;
@@ -58,10 +58,14 @@ export interface PreviewAttachment {
   role?: string;
   transcription_status?: string;
   filename?: string;
-  file_name?: string;
   path?: string;
   error?: string;
   transcription_error?: string;
+}
+
+/** The attachment fields a preview reads. */
+export interface PreviewAttachment extends AttachmentFields {
+  file_name?: string;
 }
 
 /** A record and which way it went. */
@@ -71,18 +75,8 @@ export interface PreviewEntry {
 }
 
 /** What the agent may see of one attachment. */
-export interface AttachmentProjection {
-  type?: string;
-  status?: string;
-  size?: number;
-  duration_ms?: number;
-  role?: string;
-  transcription_status?: string;
-  filename?: string;
-  path?: string;
+export interface AttachmentProjection extends AttachmentFields {
   path_truncated?: true;
-  error?: string;
-  transcription_error?: string;
 }
 
 /** One structured item of `recent_messages` / `latest_incoming`. */
