@@ -93,6 +93,10 @@ Deno.test("presence: every admitted message gets OK, and only the first of a cha
     const g1 = emu.userSends({ user: D.bob.openId, chat: D.team, text: "ignored" });
     const g2 = emu.userSends({ user: D.bob.openId, chat: D.team, text: "hey", mentions: ["bot"] });
     await bridge.updates.atLeast(4);
+    // The agent is woken without waiting for the OK, which takes its turn in the chat's lane.
+    await emu.waitFor(() =>
+      [a1, a2, b1, g2].every((m) => emojis(emu.reactions(m.messageId!)).includes("OK"))
+    );
     assert.deepEqual(emojis(emu.reactions(a1.messageId!)), ["OK", "Typing"]);
     assert.deepEqual(emojis(emu.reactions(a2.messageId!)), ["OK"]);
     assert.deepEqual(emojis(emu.reactions(b1.messageId!)), ["OK", "Typing"]);

@@ -243,7 +243,9 @@ export function createPipeline(deps: PipelineDeps): Pipeline {
     }
     const presence = { account, typing: deps.store.typing, log: deps.log };
     const target = { chatId: record.chat_id, messageId: record.feishu_message_id };
-    await markSeen(presence, target);
+    // The OK waits its turn in the chat's outbox lane; the message does not wait for it
+    // (its ledger entry is written now, so a restart finishes it; see resumeSeen).
+    void markSeen(presence, target);
     const plan = shouldReact(envelope, {
       alias: account.alias,
       isTypingActive: (alias, chat) => deps.store.typing.get(alias, chat) !== null,

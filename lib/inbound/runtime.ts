@@ -11,7 +11,7 @@ import type { Config, LaunchOptions } from "../config/mod.ts";
 import type { Deps } from "../core/mod.ts";
 import { type Journal, journalPath, openJournal } from "../journal/mod.ts";
 import { createNotifier, liccInboxDir, type Notifier, type PushTarget } from "../notify/mod.ts";
-import { clearTyping } from "../presence/mod.ts";
+import { clearTyping, resumeSeen, SEEN_PREFIX } from "../presence/mod.ts";
 import type { Store } from "../store/mod.ts";
 import { backfill, type BackfillReport } from "./backfill.ts";
 import { createIntake, type Intake, type IntakeCounters } from "./intake.ts";
@@ -85,15 +85,24 @@ export async function startInbound(options: InboundOptions): Promise<InboundRunt
     inboundDownloadBytes: config.limits.inboundDownloadBytes,
     seams: options.seams,
   });
-  journal.start(pipeline.handle);
-
-  const aborter = new AbortController();
   const presenceOf = (a: Account) => ({ account: a, typing: store.typing, log });
   for (const a of options.accounts) {
     // Typing left over from a previous run is stale: nobody is working on it now.
+    // Begun before the journal resumes, so a replayed message shows a fresh Typing.
     clearTyping(presenceOf(a)).then((n) => {
       if (n) log.info("cleared stale Typing reactions", { account: a.alias, count: n });
     });
+    resumeSeen(presenceOf(a), {
+      keys: store.writes.pending(a.alias, SEEN_PREFIX),
+      chatOf: (id) => store.records.chatOfFeishuMessage(a.alias, id)?.chatId ?? null,
+    }).then((n) => {
+      if (n) log.info("resumed OK reactions a previous run left unanswered", { count: n });
+    });
+  }
+  journal.start(pipeline.handle);
+
+  const aborter = new AbortController();
+  for (const a of options.accounts) {
     if (options.connect === false) continue;
     const intake = intakes.get(a.alias)!;
     const runBackfill = (lookbackMs: number) =>

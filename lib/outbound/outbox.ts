@@ -133,6 +133,9 @@ export function createOutbox(options: OutboxOptions): Outbox {
   // Users' p2p chats learned from our own sends (the store knows those they wrote from).
   const userChats = new Map<string, string>();
   const pendingEdits = new Map<string, PendingEdit>();
+  // Once-only writes under way: a second caller with the key (a replay racing the
+  // start-up resume, say) shares the first one's call instead of making its own.
+  const onceInFlight = new Map<string, Promise<string>>();
 
   const laneOf = (route: DeliveryRoute): string => {
     if (route.kind === "reply") return route.chatId;
@@ -232,10 +235,17 @@ export function createOutbox(options: OutboxOptions): Outbox {
       });
     },
     delete: (req) => single(req, PRIORITY.answer, () => api.deleteMessage(req.messageId)),
-    react: (req) =>
-      req.once === undefined
-        ? single(req, PRIORITY.answer, () => api.addReaction(req.messageId, req.emojiType))
-        : reactOnce(req, req.once),
+    react(req) {
+      if (req.once === undefined) {
+        return single(req, PRIORITY.answer, () => api.addReaction(req.messageId, req.emojiType));
+      }
+      const key = req.once;
+      const running = onceInFlight.get(key);
+      if (running) return running;
+      const call = reactOnce(req, key).finally(() => onceInFlight.delete(key));
+      onceInFlight.set(key, call);
+      return call;
+    },
     unreact: (req) => {
       // Gone from now on: a `react` with the key made after this call adds a new one.
       if (req.once !== undefined) ledger.forget(req.once);

@@ -394,3 +394,17 @@ Deno.test("a once-only reaction whose ledger entry is pending adopts the app's r
   await a.api.addReaction(messageId!, "OK");
   assert.equal(mine().length, 2);
 });
+
+Deno.test("two concurrent once-only reactions with one key (a replay racing the start-up resume) make one reaction", async () => {
+  await using r = await rig({ emulator: { duplicateReactions: true } });
+  const a = r.account("main");
+  const { messageId } = r.emu.userSends({ user: D.alice.openId, chat: D.aliceP2p, text: "hi" });
+  const key = `seen:${messageId}`;
+  // Left pending by a run that stopped before Feishu answered.
+  r.store.writes.begin("main", key);
+  const target = { chatId: D.aliceP2p, messageId: messageId!, emojiType: "OK", once: key };
+  const [x, y] = await Promise.all([a.outbox.react(target), a.outbox.react(target)]);
+  assert.equal(x, y);
+  assert.equal(r.emu.reactions(messageId!).filter((e) => e.operatorId === D.appId).length, 1);
+  assert.deepEqual(r.store.writes.pending("main", "seen:"), []);
+});

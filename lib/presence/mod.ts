@@ -7,8 +7,10 @@
  * of an admitted message are once-only writes keyed by its message id, so a
  * replay after a crash never adds a second one. A Typing's key is freed when
  * that Typing is removed (by an answer, or as stale at start), so a message
- * replayed after a restart shows Typing again. All best-effort: failures are
- * logged, never surfaced.
+ * replayed after a restart shows Typing again. The `OK` never holds up the
+ * message it marks (the agent is woken while it waits its turn in the lane);
+ * one a previous run began but never saw answered is finished at start. All
+ * best-effort: failures are logged, never surfaced.
  * @module
  */
 
@@ -19,6 +21,9 @@ import type { TypingEntry, TypingStore } from "../store/mod.ts";
 
 /** The emoji types used automatically. */
 const PRESENCE = { seen: "OK", typing: "Typing", done: "THUMBSUP" } as const;
+
+/** The once-only key prefix of a message's `OK`. */
+export const SEEN_PREFIX = "seen:";
 
 /** What presence needs. */
 interface PresenceDeps {
@@ -53,7 +58,7 @@ export function markSeen(deps: PresenceDeps, target: PresenceTarget): Promise<vo
       ...target,
       emojiType: PRESENCE.seen,
       priority: PRIORITY.presence,
-      once: `seen:${target.messageId}`,
+      once: `${SEEN_PREFIX}${target.messageId}`,
     }));
 }
 
@@ -107,6 +112,28 @@ export async function clearTyping(deps: PresenceDeps): Promise<number> {
   // Every removal starts now, so a message replayed next shows a fresh Typing.
   await Promise.all(all.map((e) => remove(deps, e)));
   return all.length;
+}
+
+/**
+ * Finishes the `OK` reactions a previous run began but never saw answered
+ * (it stopped while they waited in the outbox): each is looked up on Feishu
+ * and added only when missing. Returns how many were resumed.
+ */
+export async function resumeSeen(
+  deps: PresenceDeps,
+  pending: { keys: string[]; chatOf(messageId: string): string | null },
+): Promise<number> {
+  let n = 0;
+  const all: Promise<void>[] = [];
+  for (const key of pending.keys) {
+    const messageId = key.slice(SEEN_PREFIX.length);
+    const chatId = pending.chatOf(messageId);
+    if (chatId === null) continue;
+    all.push(markSeen(deps, { chatId, messageId }));
+    n++;
+  }
+  await Promise.all(all);
+  return n;
 }
 
 /** Adds `THUMBSUP` to a reply target. */

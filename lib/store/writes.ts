@@ -51,6 +51,14 @@ export class WriteStore {
     ).run(account, key, result, this.#now());
   }
 
+  /** Keys of the account's writes begun but never answered, with this prefix. */
+  pending(account: string, prefix: string): string[] {
+    return this.#db.prepare(
+      `SELECT key FROM writes WHERE account = ? AND state = 'pending' AND substr(key, 1, ?) = ?
+       ORDER BY updated_at`,
+    ).all(account, prefix.length, prefix).map((r) => String(r.key));
+  }
+
   forget(account: string, key: string): void {
     this.#db.prepare("DELETE FROM writes WHERE account = ? AND key = ?").run(account, key);
   }
