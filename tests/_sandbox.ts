@@ -5,6 +5,30 @@
  * @module
  */
 
+/**
+ * The `sandbox` task's command line (its permission flags) for `entry`, with
+ * the emulator on a free port and state in `workdir`; `extra` flags go before
+ * the entry (e.g. `--no-config` for the bundle).
+ */
+export function sandboxArgs(entry: string, workdir: string, extra: string[] = []): string[] {
+  return [
+    "run",
+    "--no-prompt",
+    "--allow-read",
+    "--allow-write",
+    "--allow-net",
+    "--allow-env",
+    "--allow-run",
+    ...extra,
+    entry,
+    "sandbox",
+    "--port",
+    "0",
+    "--workdir",
+    workdir,
+  ];
+}
+
 /** A running sandbox process. */
 export interface SandboxProcess {
   /** The emulator's base URL (page, control plane). */

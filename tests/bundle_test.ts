@@ -15,7 +15,7 @@ import { buildBundle } from "../lib/bundle/mod.ts";
 import { DEFAULT_IDS as D, startEmulator } from "../lib/emulator/mod.ts";
 import { Client, StdioClientTransport } from "./_mcp_client.ts";
 import { REPO } from "./_server.ts";
-import { startSandbox } from "./_sandbox.ts";
+import { sandboxArgs, startSandbox } from "./_sandbox.ts";
 
 const temps: string[] = [];
 globalThis.addEventListener("unload", () => {
@@ -192,25 +192,10 @@ Deno.test("the bundle serves a whole MCP session from an empty directory: assets
 Deno.test("the bundle runs the sandbox: the web page and its script come from the bundle, the demo agent reaches the bridge", async () => {
   const path = await bundle();
   const workdir = await tempDir("sandbox");
-  const sandbox = await startSandbox(
-    [
-      "run",
-      "--no-prompt",
-      "--allow-read",
-      "--allow-write",
-      "--allow-net",
-      "--allow-env",
-      "--allow-run",
-      "--no-config",
-      path,
-      "sandbox",
-      "--port",
-      "0",
-      "--workdir",
-      workdir,
-    ],
-    { cwd: await tempDir("empty-cwd"), env: await bareEnv() },
-  );
+  const sandbox = await startSandbox(sandboxArgs(path, workdir, ["--no-config"]), {
+    cwd: await tempDir("empty-cwd"),
+    env: await bareEnv(),
+  });
   const url = sandbox.url;
   try {
     const page = await (await fetch(`${url}/`)).text();

@@ -10,7 +10,7 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { DEFAULT_IDS as D } from "../lib/emulator/mod.ts";
 import { REPO } from "./_server.ts";
-import { startSandbox } from "./_sandbox.ts";
+import { sandboxArgs, startSandbox } from "./_sandbox.ts";
 
 interface PageMessage {
   message_id: string;
@@ -59,25 +59,7 @@ async function say(url: string, text: string): Promise<string> {
 
 Deno.test("deno task sandbox: a DM in the page gets the demo agent's answers through the bridge", async () => {
   const workdir = await Deno.makeTempDir({ prefix: "feishu-sandbox-" });
-  const sandbox = await startSandbox(
-    // the `sandbox` task's command line
-    [
-      "run",
-      "--no-prompt",
-      "--allow-read",
-      "--allow-write",
-      "--allow-net",
-      "--allow-env",
-      "--allow-run",
-      join(REPO, "main.ts"),
-      "sandbox",
-      "--port",
-      "0",
-      "--workdir",
-      workdir,
-    ],
-    { cwd: REPO },
-  );
+  const sandbox = await startSandbox(sandboxArgs(join(REPO, "main.ts"), workdir), { cwd: REPO });
   const url = sandbox.url;
   try {
     const hello = await say(url, "hello there");

@@ -11,7 +11,7 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { DEFAULT_IDS as D, type Emulator, startEmulator } from "../lib/emulator/mod.ts";
 import { type Bridge, bridgeConfig, type ChannelPush, startBridge } from "./_inbound.ts";
-import { startSandbox } from "./_sandbox.ts";
+import { sandboxArgs, startSandbox } from "./_sandbox.ts";
 import { REPO } from "./_server.ts";
 
 type Rec = Record<string, unknown>;
@@ -190,24 +190,7 @@ async function pageMessages(url: string): Promise<Rec[]> {
 
 Deno.test("deno task sandbox: the control plane refuses cross-site and rebound requests and changes nothing; same-origin ones still work", async () => {
   const workdir = await Deno.makeTempDir({ prefix: "feishu-sandbox-sec-" });
-  const sandbox = await startSandbox(
-    [
-      "run",
-      "--no-prompt",
-      "--allow-read",
-      "--allow-write",
-      "--allow-net",
-      "--allow-env",
-      "--allow-run",
-      join(REPO, "main.ts"),
-      "sandbox",
-      "--port",
-      "0",
-      "--workdir",
-      workdir,
-    ],
-    { cwd: REPO },
-  );
+  const sandbox = await startSandbox(sandboxArgs(join(REPO, "main.ts"), workdir), { cwd: REPO });
   const url = sandbox.url;
   const host = new URL(url).host;
   const port = new URL(url).port;
