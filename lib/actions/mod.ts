@@ -8,5 +8,5 @@
 export { type ActionContext } from "./context.ts";
 export { dispatch } from "./dispatch.ts";
 export { accountDetails } from "./accounts.ts";
-export { MANUAL, MANUAL_URI, manualResult } from "./manual.ts";
+export { MANUAL, manualResult } from "./manual.ts";
 export { createOutboundRuntime } from "./outbound_runtime.ts";

@@ -5,6 +5,5 @@
  * @module
  */
 
-export { createMcpServer, type McpApp, type ResourceEntry } from "./server.ts";
-export { serveStdio } from "./stdio.ts";
-export { FEISHU_ACTIONS, validateToolCall } from "./family/mod.ts";
+export type { McpApp, ResourceEntry } from "./server.ts";
+export { validateToolCall } from "./family/mod.ts";

@@ -8,8 +8,10 @@
 import setupText from "../../reference/setup.md" with { type: "text" };
 import diagnosticsText from "../../reference/diagnostics.md" with { type: "text" };
 import matrixText from "../../reference/capability-matrix.md" with { type: "text" };
-import { FEISHU_ACTIONS, type ResourceEntry } from "../mcp/mod.ts";
-import { MANUAL, MANUAL_URI } from "../actions/mod.ts";
+// Deep imports: `serve` lists resources before the service (and its actions) loads.
+import { FEISHU_ACTIONS } from "../mcp/family/actions.ts";
+import type { ResourceEntry } from "../mcp/mod.ts";
+import { MANUAL, MANUAL_URI } from "../actions/manual.ts";
 import { INBOX_URI, STATUS_URI } from "../core/mod.ts";
 import { SERVER_NAME } from "./about.ts";
 

@@ -8,7 +8,10 @@
 
 import type { LaunchOptions } from "../config/mod.ts";
 import { defaultDeps, guardStdout, stateDir } from "../core/mod.ts";
-import { createMcpServer, type McpApp, serveStdio } from "../mcp/mod.ts";
+// Deep imports keep the handshake light: the tool family (zod) and the actions load
+// with the service, after `tools/list` was answered.
+import { createMcpServer, type McpApp } from "../mcp/server.ts";
+import { serveStdio } from "../mcp/stdio.ts";
 import type { PushTarget } from "../notify/mod.ts";
 import { lockWorkdir, type WorkdirLock } from "../store/lock.ts";
 import { INSTRUCTIONS, SERVER_NAME, VERSION } from "./about.ts";

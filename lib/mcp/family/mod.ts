@@ -10,7 +10,6 @@
  * @module
  */
 
-export { FEISHU_ACTIONS } from "./actions.ts";
 export type {
   AddContactInput,
   CardBody,
