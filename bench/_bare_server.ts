@@ -1,18 +1,19 @@
 /**
  * Baseline for the startup and per-call benchmarks: a bare MCP SDK server
- * with one tool and a one-field zod schema, nothing else.
+ * (the same SDK, served the same way: both eras from one factory) with one
+ * tool and a one-field zod schema, nothing else.
  */
 
-// @ts-types="../node_modules/@modelcontextprotocol/sdk/dist/esm/server/mcp.d.ts"
-import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
-// @ts-types="../node_modules/@modelcontextprotocol/sdk/dist/esm/server/stdio.d.ts"
-import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
+import { McpServer } from "@modelcontextprotocol/server";
+import { serveStdio } from "@modelcontextprotocol/server/stdio";
 import { z } from "zod";
 
-const server = new McpServer({ name: "bare", version: "1.0.0" });
-server.registerTool(
-  "echo",
-  { description: "echo", inputSchema: { text: z.string() } },
-  ({ text }) => ({ content: [{ type: "text", text }] }),
-);
-await server.connect(new StdioServerTransport());
+serveStdio(() => {
+  const server = new McpServer({ name: "bare", version: "1.0.0" });
+  server.registerTool(
+    "echo",
+    { description: "echo", inputSchema: z.object({ text: z.string() }) },
+    ({ text }) => ({ content: [{ type: "text", text }] }),
+  );
+  return server;
+});

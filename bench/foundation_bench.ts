@@ -9,7 +9,7 @@
  */
 
 import { join } from "node:path";
-import { Client, StdioClientTransport } from "../tests/_mcp_client.ts";
+import { type Client, defaultEra, eraClient, StdioClientTransport } from "../tests/_mcp_client.ts";
 import { REPO, startArgs } from "../tests/_server.ts";
 import { type BenchResult, formatResults, median } from "./_types.ts";
 
@@ -21,7 +21,7 @@ async function coldStart(args: string[]): Promise<{ ms: number; client: Client }
     cwd: REPO,
     stderr: "ignore",
   });
-  const client = new Client({ name: "bench", version: "1" });
+  const client = eraClient("bench", defaultEra());
   await client.connect(transport);
   await client.listTools();
   return { ms: performance.now() - t0, client };

@@ -27,7 +27,7 @@ import { createLogger, defaultDeps } from "../lib/core/mod.ts";
 import { DEFAULT_IDS as D, type Emulator, makeChat, startEmulator } from "../lib/emulator/mod.ts";
 import { materialise, normaliseOutbound, splitText } from "../lib/outbound/mod.ts";
 import { openStore } from "../lib/store/mod.ts";
-import { Client, StdioClientTransport } from "../tests/_mcp_client.ts";
+import { defaultEra, eraClient, StdioClientTransport } from "../tests/_mcp_client.ts";
 import { REPO, startServer } from "../tests/_server.ts";
 import { type BenchResult, formatResults, median, percentile } from "./_types.ts";
 
@@ -211,7 +211,7 @@ async function mcpFloor(): Promise<BenchResult> {
     cwd: REPO,
     stderr: "ignore",
   });
-  const client = new Client({ name: "bench", version: "1" });
+  const client = eraClient("bench", defaultEra());
   await client.connect(transport);
   try {
     const echo = async () => {

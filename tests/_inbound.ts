@@ -10,7 +10,6 @@
 import { join } from "node:path";
 import { z } from "zod";
 import { DEFAULT_IDS as D } from "../lib/emulator/mod.ts";
-import { ResourceUpdatedNotificationSchema } from "./_mcp_client.ts";
 import { REPO, type StartOptions, startServer, type TestServer } from "./_server.ts";
 
 /** The stub transcriber's argv (checks its WAV, prints a fixed transcript). */
@@ -49,9 +48,9 @@ export interface ChannelPush {
   meta: Record<string, string>;
 }
 
-const ChannelNotificationSchema = z.object({
-  method: z.literal("notifications/claude/channel"),
-  params: z.object({ content: z.string(), meta: z.record(z.string(), z.string()) }),
+const ChannelParamsSchema = z.object({
+  content: z.string(),
+  meta: z.record(z.string(), z.string()),
 });
 
 /** Counts things as they arrive and lets a test wait for the n-th. */
@@ -102,6 +101,8 @@ export interface Bridge {
   updates: Tally<string>;
   /** Claude channel pushes. */
   channel: Tally<ChannelPush>;
+  /** Ends the `feishu://inbox` subscription. */
+  unsubscribe(): Promise<void>;
   /** One `feishu` call, returning its structured result. */
   call(action: string, input?: Record<string, unknown>): Promise<Record<string, unknown>>;
   /** Every record of a chat, oldest first (reads with no limit). */
@@ -122,19 +123,21 @@ export async function startBridge(options: StartOptions): Promise<Bridge> {
   const server = await startServer(options);
   const updates = new Tally<string>();
   const channel = new Tally<ChannelPush>();
-  server.client.setNotificationHandler(ResourceUpdatedNotificationSchema, (n) => {
+  server.client.setNotificationHandler("notifications/resources/updated", (n) => {
     updates.push(n.params.uri);
   });
-  server.client.setNotificationHandler(ChannelNotificationSchema, (n) => {
-    channel.push(n.params);
-  });
+  server.client.setNotificationHandler(
+    "notifications/claude/channel",
+    { params: ChannelParamsSchema },
+    (params) => channel.push(params),
+  );
   const previous = server.client.onclose;
   server.client.onclose = () => {
     updates.end("the server closed");
     channel.end("the server closed");
     previous?.();
   };
-  await server.client.subscribeResource({ uri: "feishu://inbox" });
+  const unsubscribe = await server.subscribe("feishu://inbox");
   const call = (action: string, input: Record<string, unknown> = {}) => server.call(action, input);
   await call("accounts");
   const status = async () => JSON.parse(await server.resource("lingtai://status"));
@@ -142,6 +145,7 @@ export async function startBridge(options: StartOptions): Promise<Bridge> {
     server,
     updates,
     channel,
+    unsubscribe,
     call,
     async records(chatId) {
       const out = await call("read", { chat_id: chatId, limit: null });

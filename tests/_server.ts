@@ -11,7 +11,14 @@
 
 import { fileURLToPath } from "node:url";
 import { dirname, join, resolve } from "node:path";
-import { Client, StdioClientTransport } from "./_mcp_client.ts";
+import {
+  type Client,
+  defaultEra,
+  eraClient,
+  StdioClientTransport,
+  subscribeResource,
+  type TestEra,
+} from "./_mcp_client.ts";
 
 /** The repository root. */
 export const REPO = dirname(dirname(fileURLToPath(import.meta.url)));
@@ -52,6 +59,8 @@ export interface TestServer {
   stderr(): string;
   /** Reads a resource's text. */
   resource(uri: string): Promise<string>;
+  /** Subscribes to a resource's updates in the client's era; returns the unsubscribe. */
+  subscribe(uri: string): Promise<() => Promise<void>>;
   /** One `feishu` tool call; returns `structuredContent`. */
   call(
     action: string,
@@ -68,6 +77,10 @@ export interface StartOptions {
   workdir?: string;
   env?: Record<string, string>;
   args?: string[];
+  /** The client's protocol era ({@link defaultEra} when absent). */
+  era?: TestEra;
+  /** The client's name in its handshake or envelope. */
+  clientName?: string;
 }
 
 /** Spawns the server and connects a client. */
@@ -97,7 +110,7 @@ export async function startServer(options: StartOptions = {}): Promise<TestServe
   });
   let err = "";
   transport.stderr?.on("data", (d: Uint8Array) => (err += new TextDecoder().decode(d)));
-  const client = new Client({ name: "feishu-mcp-tests", version: "1.0.0" });
+  const client = eraClient(options.clientName ?? "feishu-mcp-tests", options.era ?? defaultEra());
   await client.connect(transport);
   return {
     client,
@@ -108,6 +121,7 @@ export async function startServer(options: StartOptions = {}): Promise<TestServe
       const first = res.contents[0] as { text?: string } | undefined;
       return first?.text ?? "";
     },
+    subscribe: (uri) => subscribeResource(client, uri),
     async call(action, input, extra = {}) {
       const res = await client.callTool({
         name: "feishu",

@@ -63,13 +63,16 @@ const ENTRIES = [
   "lib/sandbox/mod.ts",
 ];
 
+/** Any package of the MCP SDK (v2 server, client and core, or the v1 monolith). */
+const MCP_SDK = /@modelcontextprotocol\/(server|client|core|sdk)\b/;
+
 Deno.test("only lib/feishu/ imports the node-sdk and only lib/mcp/ imports the MCP SDK", async () => {
   for (const entry of ENTRIES) {
     for (const [from, to] of edges(await graph(entry))) {
       if (to.includes("@larksuiteoapi/node-sdk")) {
         assert.ok(from.startsWith("lib/feishu/"), `${from} imports the node-sdk`);
       }
-      if (to.includes("@modelcontextprotocol/sdk")) {
+      if (MCP_SDK.test(to)) {
         assert.ok(from.startsWith("lib/mcp/"), `${from} imports the MCP SDK`);
       }
     }
@@ -87,7 +90,7 @@ Deno.test("lib/emulator/ imports nothing from the rest of the product", async ()
 Deno.test("the product graph really contains both SDKs (the boundary test is not vacuous)", async () => {
   const all = edges(await graph("lib/service/start.ts")).map(([, to]) => to);
   assert.ok(all.some((t) => t.includes("@larksuiteoapi/node-sdk")));
-  assert.ok(all.some((t) => t.includes("@modelcontextprotocol/sdk")));
+  assert.ok(all.some((t) => MCP_SDK.test(t)));
 });
 
 // ---------------------------------------------------------------------------

@@ -13,7 +13,7 @@ import { join } from "node:path";
 import { MANUAL } from "../lib/actions/mod.ts";
 import { buildBundle } from "../lib/bundle/mod.ts";
 import { DEFAULT_IDS as D, startEmulator } from "../lib/emulator/mod.ts";
-import { Client, StdioClientTransport } from "./_mcp_client.ts";
+import { defaultEra, eraClient, StdioClientTransport } from "./_mcp_client.ts";
 import { REPO } from "./_server.ts";
 import { sandboxArgs, startSandbox } from "./_sandbox.ts";
 
@@ -116,7 +116,7 @@ Deno.test("the bundle serves a whole MCP session from an empty directory: assets
   });
   let stderr = "";
   transport.stderr?.on("data", (d: Uint8Array) => (stderr += new TextDecoder().decode(d)));
-  const client = new Client({ name: "feishu-mcp-bundle-test", version: "1.0.0" });
+  const client = eraClient("feishu-mcp-bundle-test", defaultEra());
   const pushes = new Pushes();
   client.fallbackNotificationHandler = (n) => {
     if (n.method === "notifications/claude/channel") {

@@ -176,7 +176,7 @@ Deno.test("an unknown tool name is a JSON-RPC invalid-params error", async () =>
   try {
     await assert.rejects(
       server.client.callTool({ name: "lark", arguments: {} }),
-      (e: Error) => /-32602/.test(e.message) && /Unknown tool: lark/.test(e.message),
+      (e: Error & { code?: number }) => e.code === -32602 && /Unknown tool: lark/.test(e.message),
     );
   } finally {
     await server.close();

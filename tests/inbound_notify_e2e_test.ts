@@ -359,7 +359,7 @@ Deno.test("Claude channel: pushes reach a real MCP client with routing meta, att
 
     // resources/updated follows the subscription.
     assert.deepEqual(bridge.updates.items, ["feishu://inbox", "feishu://inbox"]);
-    await bridge.server.client.unsubscribeResource({ uri: "feishu://inbox" });
+    await bridge.unsubscribe();
     emu.userSends({ user: D.alice.openId, chat: D.aliceP2p, text: "quietly" });
     await bridge.channel.atLeast(3);
     assert.equal(bridge.updates.items.length, 2);

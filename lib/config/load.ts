@@ -4,6 +4,7 @@
  * @module
  */
 
+import type { ToolSchemaSetting } from "./peek.ts";
 import { configSchema, type FileConfig } from "./schema.ts";
 
 /** The resolved, validated config with defaults applied. */
@@ -14,6 +15,8 @@ export interface Config {
   transcriber: FileConfig["transcriber"] | null;
   notify: { licc: boolean; claudeChannel: boolean };
   limits: Limits;
+  /** Which projection of the tool schema clients are shown. */
+  toolSchema: ToolSchemaSetting;
 }
 
 /** Size caps with defaults applied. */
@@ -144,6 +147,7 @@ export function parseConfig(text: string, options: ConfigOptions): ConfigResult 
         inboundDownloadBytes: data.limits?.inbound_download_bytes ??
           DEFAULT_LIMITS.inboundDownloadBytes,
       },
+      toolSchema: data.tool_schema ?? "auto",
     },
   };
 }

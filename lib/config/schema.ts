@@ -5,6 +5,7 @@
  */
 
 import { z } from "zod";
+import { TOOL_SCHEMA_SETTINGS } from "./peek.ts";
 import { APP_ID_PATTERN } from "../core/mod.ts";
 
 const APP_ID = APP_ID_PATTERN;
@@ -72,6 +73,11 @@ const limits = z.strictObject({
   inbound_download_bytes: cap("inbound_download_bytes", 2 ** 40).optional(),
 });
 
+/** Which projection of the tool schema clients are shown (see peek.ts). */
+const toolSchema = z.enum(TOOL_SCHEMA_SETTINGS, {
+  error: () => `Expected one of ${TOOL_SCHEMA_SETTINGS.join(", ")}`,
+});
+
 /** The whole config file. */
 export const configSchema = z.strictObject({
   accounts: z.array(account, {
@@ -84,6 +90,7 @@ export const configSchema = z.strictObject({
   transcriber: transcriber.optional(),
   notify: notify.optional(),
   limits: limits.optional(),
+  tool_schema: toolSchema.optional(),
 });
 
 /** The transcriber command config. */

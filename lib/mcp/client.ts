@@ -5,7 +5,5 @@
  * @module
  */
 
-// @ts-types="../../node_modules/@modelcontextprotocol/sdk/dist/esm/client/index.d.ts"
-export { Client } from "@modelcontextprotocol/sdk/client/index.js";
-// @ts-types="../../node_modules/@modelcontextprotocol/sdk/dist/esm/client/stdio.d.ts"
-export { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+export { Client } from "@modelcontextprotocol/client";
+export { StdioClientTransport } from "@modelcontextprotocol/client/stdio";

@@ -2,11 +2,15 @@
  * The MCP server: one tool (`feishu`), the resources, and the push
  * notifications (Claude Code channel events, `resources/updated`). Knows
  * nothing about Feishu; the app behind it is injected.
+ *
+ * One handle serves both protocol eras: the stdio entry asks it for one SDK
+ * instance per connection, bound to the era the client's opening picked
+ * (`server/discover` with a 2026-07-28 envelope, or `initialize`).
  * @module
  */
 
 import * as sdk from "./_sdk.ts";
-import { feishuTool } from "./family/mod.ts";
+import { feishuTool, type ToolProjection } from "./family/mod.ts";
 
 /** One listed resource. */
 export interface ResourceEntry {
@@ -16,11 +20,19 @@ export interface ResourceEntry {
   mimeType: string;
 }
 
+/** Who is on the other end, as far as the protocol tells. */
+export interface ClientIdentity {
+  name: string | null;
+  version: string | null;
+}
+
 /** What the server serves; built by the composition root. */
 export interface McpApp {
   name: string;
   version: string;
   instructions: string;
+  /** Which projection of the tool's schema this client is shown. */
+  toolProjection(client: ClientIdentity): ToolProjection | Promise<ToolProjection>;
   /** Validates and runs one `feishu` call; returns the result payload. */
   callTool(args: unknown): Promise<Record<string, unknown>>;
   listResources(): ResourceEntry[];
@@ -28,22 +40,27 @@ export interface McpApp {
   readResource(uri: string): Promise<{ mimeType: string; text: string } | null>;
 }
 
-/** A running MCP server. */
+/** The protocol era a connection speaks. */
+export type ProtocolEra = "modern" | "legacy";
+
+/** A server that can be connected; pushes go to whichever instance is connected. */
 export interface McpHandle {
-  connect(transport: sdk.Transport): Promise<void>;
+  /** Builds the SDK instance for one connection of the given era. */
+  instance(era: ProtocolEra): sdk.Server;
+  /** The era of the connected instance, or null before the opening exchange. */
+  era(): ProtocolEra | null;
   /** Pushes an inbound chat event to a Claude Code channel client. */
   notifyChannel(params: { content: string; meta: Record<string, string> }): Promise<void>;
   /** Tells subscribers that a resource changed. */
   notifyResourceUpdated(uri: string): Promise<void>;
-  close(): Promise<void>;
-  /** Resolves when the transport closes (stdin EOF). */
-  closed: Promise<void>;
 }
 
 /** Whether a payload is a failure, which the tool result marks `isError`. */
 export function isErrorPayload(p: Record<string, unknown>): boolean {
   return p.status === "error" || p.status === "failed" || ("error" in p && !("status" in p));
 }
+
+const CLIENT_INFO_KEY = "io.modelcontextprotocol/clientInfo";
 
 /**
  * Builds the server around an app.
@@ -52,76 +69,123 @@ export function createMcpServer(
   app: McpApp,
   hooks: { onToolsListed?: () => void } = {},
 ): McpHandle {
-  const server = new sdk.Server(
-    { name: app.name, version: app.version },
-    {
-      capabilities: {
-        tools: {},
-        resources: { subscribe: true },
-        experimental: { "claude/channel": {} },
-      },
-      instructions: app.instructions,
-    },
-  );
-  const tool = feishuTool();
+  let current: { server: sdk.Server; era: ProtocolEra } | null = null;
+  // Legacy clients subscribe per URI; on 2026-07-28 the stdio entry routes
+  // `resources/updated` onto the client's open `subscriptions/listen` streams.
   const subscriptions = new Set<string>();
-  let resolveClosed!: () => void;
-  const closed = new Promise<void>((r) => (resolveClosed = r));
-  server.onclose = () => resolveClosed();
 
-  server.setRequestHandler(sdk.ListToolsRequestSchema, () => {
+  const instance = (era: ProtocolEra): sdk.Server => {
+    const server = new sdk.Server(
+      { name: app.name, version: app.version },
+      {
+        capabilities: {
+          tools: {},
+          resources: { subscribe: true },
+          experimental: { "claude/channel": {} },
+        },
+        instructions: app.instructions,
+      },
+    );
+    const mine = { server, era };
+    current = mine;
+    server.onclose = () => {
+      if (current === mine) current = null;
+    };
+    installHandlers(server, era, app, subscriptions, hooks);
+    return server;
+  };
+
+  return {
+    instance,
+    era: () => current?.era ?? null,
+    notifyChannel: async (params) => {
+      await current?.server.notification({ method: "notifications/claude/channel", params });
+    },
+    notifyResourceUpdated: async (uri) => {
+      if (!current) return;
+      if (current.era === "legacy" && !subscriptions.has(uri)) return;
+      await current.server.sendResourceUpdated({ uri });
+    },
+  };
+}
+
+function installHandlers(
+  server: sdk.Server,
+  era: ProtocolEra,
+  app: McpApp,
+  subscriptions: Set<string>,
+  hooks: { onToolsListed?: () => void },
+): void {
+  server.setRequestHandler("tools/list", async (_req, ctx) => {
+    const tool = feishuTool(await app.toolProjection(clientOf(server, ctx)));
     // Let the response go out first, then tell the host (it loads heavy modules).
     if (hooks.onToolsListed) queueMicrotask(hooks.onToolsListed);
     return {
-      tools: [{ name: tool.name, description: tool.description, inputSchema: tool.inputSchema }],
+      tools: [{
+        name: tool.name,
+        description: tool.description,
+        // Our schema type is open (keyword → unknown); the SDK's is the JSON value type.
+        inputSchema: tool.inputSchema as sdk.Tool["inputSchema"],
+      }],
     };
   });
 
-  server.setRequestHandler(sdk.CallToolRequestSchema, async (req) => {
-    if (req.params.name !== tool.name) {
-      throw new sdk.McpError(sdk.ErrorCode.InvalidParams, `Unknown tool: ${req.params.name}`, {
-        requested: req.params.name,
-      });
+  server.setRequestHandler("tools/call", async (req) => {
+    if (req.params.name !== "feishu") {
+      throw new sdk.ProtocolError(
+        sdk.ProtocolErrorCode.InvalidParams,
+        `Unknown tool: ${req.params.name}`,
+        { requested: req.params.name },
+      );
     }
     const payload = await app.callTool(req.params.arguments ?? {});
-    return {
+    return server.projectCallToolResult({
       content: [{ type: "text" as const, text: JSON.stringify(payload) }],
       structuredContent: payload,
       isError: isErrorPayload(payload),
-    };
+    }, undefined);
   });
 
-  server.setRequestHandler(
-    sdk.ListResourcesRequestSchema,
-    () => ({ resources: app.listResources() }),
-  );
+  server.setRequestHandler("resources/list", () => ({ resources: app.listResources() }));
 
-  server.setRequestHandler(sdk.ReadResourceRequestSchema, async (req) => {
-    const uri = req.params.uri.replace(/\/+$/, "");
+  server.setRequestHandler("resources/read", async (req) => {
+    const uri = normaliseUri(req.params.uri);
     const res = await app.readResource(uri);
     if (!res) {
-      throw new sdk.McpError(sdk.ErrorCode.InvalidParams, `Unknown resource: ${uri}`, { uri });
+      throw new sdk.ProtocolError(
+        sdk.ProtocolErrorCode.InvalidParams,
+        `Unknown resource: ${uri}`,
+        { uri },
+      );
     }
     return { contents: [{ uri, mimeType: res.mimeType, text: res.text }] };
   });
 
-  server.setRequestHandler(sdk.SubscribeRequestSchema, (req) => {
-    subscriptions.add(req.params.uri.replace(/\/+$/, ""));
-    return {};
-  });
-  server.setRequestHandler(sdk.UnsubscribeRequestSchema, (req) => {
-    subscriptions.delete(req.params.uri.replace(/\/+$/, ""));
-    return {};
-  });
+  // 2026-07-28 has no per-URI subscribe: its listen streams are served by the stdio entry.
+  if (era === "legacy") {
+    server.setRequestHandler("resources/subscribe", (req) => {
+      subscriptions.add(normaliseUri(req.params.uri));
+      return {};
+    });
+    server.setRequestHandler("resources/unsubscribe", (req) => {
+      subscriptions.delete(normaliseUri(req.params.uri));
+      return {};
+    });
+  }
+}
 
+function normaliseUri(uri: string): string {
+  return uri.replace(/\/+$/, "");
+}
+
+/** The client's name and version: from `initialize`, or the request's own envelope. */
+function clientOf(server: sdk.Server, ctx: sdk.ServerContext): ClientIdentity {
+  const envelope = ctx.mcpReq.envelope as Record<string, unknown> | undefined;
+  const info = (envelope?.[CLIENT_INFO_KEY] ?? server.getClientVersion()) as
+    | { name?: unknown; version?: unknown }
+    | undefined;
   return {
-    connect: (transport) => server.connect(transport),
-    notifyChannel: (params) =>
-      server.notification({ method: "notifications/claude/channel", params }),
-    notifyResourceUpdated: async (uri) => {
-      if (subscriptions.has(uri)) await server.sendResourceUpdated({ uri });
-    },
-    close: () => server.close(),
-    closed,
+    name: typeof info?.name === "string" ? info.name : null,
+    version: typeof info?.version === "string" ? info.version : null,
   };
 }

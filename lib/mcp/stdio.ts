@@ -1,12 +1,13 @@
 /**
- * Serving MCP over this process's stdio, and noticing when the client goes
- * away (stdin EOF, or the parent process dying) so the server exits and
- * releases the bot connection.
+ * Serving MCP over this process's stdio in both protocol eras, and noticing
+ * when the client goes away (stdin EOF, or the parent process dying) so the
+ * server exits and releases the bot connection.
  * @module
  */
 
 import process from "node:process";
-import { StdioServerTransport } from "./_sdk.ts";
+import { PassThrough } from "node:stream";
+import * as sdk from "./_sdk.ts";
 import type { McpHandle } from "./server.ts";
 
 /** Options of {@link serveStdio}. */
@@ -15,15 +16,27 @@ export interface StdioOptions {
   orphanCheckMs?: number;
   /** Awaited after stdin ends, before closing: lets in-flight calls answer. */
   drain?: () => Promise<void>;
+  /** Protocol problems the SDK reports out of band (never written to stdout). */
+  onerror?: (error: Error) => void;
 }
 
 /**
  * Connects the server to stdin/stdout and resolves when the session ends:
- * stdin closed, transport closed, or the parent process gone.
+ * stdin closed (after the drain), the transport closed, or the parent gone.
  */
 export async function serveStdio(handle: McpHandle, options: StdioOptions = {}): Promise<void> {
-  const transport = new StdioServerTransport();
-  await handle.connect(transport);
+  // The SDK's transport closes as soon as its input ends, and a closed
+  // transport drops the answers of calls still running; so it reads a copy of
+  // stdin that ends only after the drain.
+  const input = new PassThrough();
+  const forward = (chunk: Uint8Array) => input.write(chunk);
+  process.stdin.on("data", forward);
+  const wire = new ObservedTransport(new sdk.StdioServerTransport(input, process.stdout));
+  const connection = sdk.serveStdio(({ era }) => handle.instance(era), {
+    transport: wire,
+    onerror: options.onerror,
+  });
+
   const parent = Deno.ppid;
   let timer: ReturnType<typeof setInterval> | undefined;
   const ended = new Promise<void>((resolve) => {
@@ -37,8 +50,43 @@ export async function serveStdio(handle: McpHandle, options: StdioOptions = {}):
       }, every);
     }
   });
-  await Promise.race([ended, handle.closed]);
+  await Promise.race([ended, wire.closed]);
   if (timer !== undefined) clearInterval(timer);
+  process.stdin.off("data", forward);
   if (options.drain) await options.drain();
-  await handle.close().catch(() => {});
+  input.end();
+  await connection.close().catch(() => {});
+}
+
+/** A transport that passes everything through and says when it closed. */
+class ObservedTransport implements sdk.Transport {
+  onclose?: () => void;
+  onerror?: (error: Error) => void;
+  onmessage?: sdk.Transport["onmessage"];
+  readonly closed: Promise<void>;
+  #inner: sdk.Transport;
+  #resolveClosed!: () => void;
+
+  constructor(inner: sdk.Transport) {
+    this.#inner = inner;
+    this.closed = new Promise((r) => (this.#resolveClosed = r));
+  }
+
+  start(): Promise<void> {
+    this.#inner.onmessage = (message, extra) => this.onmessage?.(message, extra);
+    this.#inner.onerror = (error) => this.onerror?.(error);
+    this.#inner.onclose = () => {
+      this.#resolveClosed();
+      this.onclose?.();
+    };
+    return this.#inner.start();
+  }
+
+  send(...args: Parameters<sdk.Transport["send"]>): Promise<void> {
+    return this.#inner.send(...args);
+  }
+
+  close(): Promise<void> {
+    return this.#inner.close();
+  }
 }

@@ -60,7 +60,10 @@ export async function runSandbox(launch: LaunchOptions, app: App): Promise<void>
 
   let client: Client | null = null;
   if (!noAgent) {
-    client = new Client({ name: "feishu-sandbox-demo-agent", version: "1.0.0" });
+    // "auto" opens with `server/discover` (2026-07-28) and would fall back to `initialize`.
+    client = new Client({ name: "feishu-sandbox-demo-agent", version: "1.0.0" }, {
+      versionNegotiation: { mode: "auto" },
+    });
     const call = toolCaller(client);
     client.fallbackNotificationHandler = (n) => {
       if (n.method === "notifications/claude/channel") {

@@ -12,6 +12,8 @@ import { defaultDeps, guardStdout, stateDir } from "../core/mod.ts";
 // with the service, after `tools/list` was answered.
 import { createMcpServer, type McpApp } from "../mcp/server.ts";
 import { serveStdio } from "../mcp/stdio.ts";
+import { chooseProjection } from "../mcp/projection.ts";
+import { peekToolSchema } from "../config/peek.ts";
 import type { PushTarget } from "../notify/mod.ts";
 import { lockWorkdir, type WorkdirLock } from "../store/lock.ts";
 import { INSTRUCTIONS, SERVER_NAME, VERSION } from "./about.ts";
@@ -30,6 +32,7 @@ export async function serve(launch: LaunchOptions): Promise<void> {
     Deno.exit(1);
   }
 
+  const lingtaiAgentDir = Boolean(Deno.env.get("LINGTAI_AGENT_DIR"));
   let loading: Promise<Service> | null = null;
   // The MCP server exists before the service starts, so pushes always have a target.
   const push: PushTarget = {
@@ -54,6 +57,8 @@ export async function serve(launch: LaunchOptions): Promise<void> {
     name: SERVER_NAME,
     version: VERSION,
     instructions: INSTRUCTIONS,
+    toolProjection: async (client) =>
+      chooseProjection(await peekToolSchema(launch.configPath), client, { lingtaiAgentDir }),
     callTool: (args) => track(service().then((s) => s.app.callTool(args))),
     listResources: resourceList,
     readResource: (uri) => track(service().then((s) => s.app.readResource(uri))),
@@ -62,6 +67,7 @@ export async function serve(launch: LaunchOptions): Promise<void> {
   // Inbound work must start even if the client never lists tools.
   const fallback = setTimeout(service, 300);
   await serveStdio(mcp, {
+    onerror: (err) => deps.log.debug(`mcp: ${err.message}`),
     drain: async () => {
       // Requests read just before EOF are dispatched on a later tick; let them start.
       await new Promise((r) => setTimeout(r, 0));

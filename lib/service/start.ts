@@ -22,14 +22,17 @@ import { type InboundRuntime, type InboundSeams, startInbound } from "../inbound
 import { type McpApp, validateToolCall } from "../mcp/mod.ts";
 import type { PushTarget } from "../notify/mod.ts";
 import { openStore, type Store, type WorkdirLock } from "../store/mod.ts";
-import { INSTRUCTIONS, SERVER_NAME, VERSION } from "./about.ts";
+import { VERSION } from "./about.ts";
 import { probeConfinement } from "./confinement.ts";
-import { readResource, resourceList } from "./resources.ts";
+import { readResource } from "./resources.ts";
 import { buildStatus, type ServiceStatus } from "./status.ts";
+
+/** What the MCP server asks of a started service (the rest it answers itself). */
+export type ServiceApp = Pick<McpApp, "callTool" | "readResource">;
 
 /** A started service. */
 export interface Service {
-  app: McpApp;
+  app: ServiceApp;
   status(): ServiceStatus;
   close(): Promise<void>;
 }
@@ -150,10 +153,7 @@ export async function startService(
       notes,
     });
 
-  const app: McpApp = {
-    name: SERVER_NAME,
-    version: VERSION,
-    instructions: INSTRUCTIONS,
+  const app: ServiceApp = {
     callTool(args) {
       const v = validateToolCall(args);
       if (!v.ok) return Promise.resolve(v.failure);
@@ -163,7 +163,6 @@ export async function startService(
       }
       return dispatch(context, v.call);
     },
-    listResources: resourceList,
     readResource: (uri) =>
       Promise.resolve(readResource(uri, {
         version: VERSION,

@@ -7,6 +7,9 @@
 import { TOOL_DESCRIPTION } from "./descriptions.ts";
 import { type FeishuInputSchema, feishuInputSchema } from "./schema.ts";
 
+/** Which shape of the schema a client is shown. */
+export type ToolProjection = "ltp" | "portable";
+
 /** The tool as `tools/list` shows it. */
 export interface FeishuTool {
   name: "feishu";
@@ -23,6 +26,6 @@ export interface FeishuTool {
  * if (feishuTool().name !== "feishu") throw new Error();
  * ```
  */
-export function feishuTool(): FeishuTool {
+export function feishuTool(_projection: ToolProjection = "ltp"): FeishuTool {
   return { name: "feishu", description: TOOL_DESCRIPTION, inputSchema: feishuInputSchema() };
 }
