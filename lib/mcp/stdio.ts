@@ -9,6 +9,7 @@ import process from "node:process";
 import { PassThrough } from "node:stream";
 import * as sdk from "./_sdk.ts";
 import type { McpHandle } from "./server.ts";
+import { type ErrorResponse, tidyErrorResponse } from "./_wire_errors.ts";
 
 /** Options of {@link serveStdio}. */
 export interface StdioOptions {
@@ -58,7 +59,10 @@ export async function serveStdio(handle: McpHandle, options: StdioOptions = {}):
   await connection.close().catch(() => {});
 }
 
-/** A transport that passes everything through and says when it closed. */
+/**
+ * A transport that passes everything through, says when it closed, and
+ * turns the SDK's params-validation dumps into one-line -32602 errors.
+ */
 class ObservedTransport implements sdk.Transport {
   onclose?: () => void;
   onerror?: (error: Error) => void;
@@ -66,6 +70,8 @@ class ObservedTransport implements sdk.Transport {
   readonly closed: Promise<void>;
   #inner: sdk.Transport;
   #resolveClosed!: () => void;
+  /** The method of every request not answered yet, so an error can name it. */
+  #methods = new Map<string | number, string>();
 
   constructor(inner: sdk.Transport) {
     this.#inner = inner;
@@ -73,7 +79,14 @@ class ObservedTransport implements sdk.Transport {
   }
 
   start(): Promise<void> {
-    this.#inner.onmessage = (message, extra) => this.onmessage?.(message, extra);
+    this.#inner.onmessage = (message, extra) => {
+      if ("method" in message && "id" in message) {
+        // Cancelled requests are never answered; keep the map bounded anyway.
+        if (this.#methods.size >= 1024) this.#methods.delete(this.#methods.keys().next().value!);
+        this.#methods.set(message.id, message.method);
+      }
+      this.onmessage?.(message, extra);
+    };
     this.#inner.onerror = (error) => this.onerror?.(error);
     this.#inner.onclose = () => {
       this.#resolveClosed();
@@ -82,8 +95,16 @@ class ObservedTransport implements sdk.Transport {
     return this.#inner.start();
   }
 
-  send(...args: Parameters<sdk.Transport["send"]>): Promise<void> {
-    return this.#inner.send(...args);
+  send(...[message, options]: Parameters<sdk.Transport["send"]>): Promise<void> {
+    if (!("id" in message) || "method" in message || message.id === undefined) {
+      return this.#inner.send(message, options);
+    }
+    const method = this.#methods.get(message.id);
+    this.#methods.delete(message.id);
+    const out = "error" in message
+      ? tidyErrorResponse(message as ErrorResponse, method) as typeof message
+      : message;
+    return this.#inner.send(out, options);
   }
 
   close(): Promise<void> {
