@@ -98,6 +98,8 @@ for (const { era, revision } of ERAS) {
       assert.ok(resources.some((r) => r.uri === "lingtai://status"));
       const status = JSON.parse(await bridge.server.resource("lingtai://status"));
       assert.equal(status.accounts[0].alias, "main");
+      assert.equal(status.mcp.era, era === "legacy" ? "legacy" : "modern");
+      assert.equal(status.mcp.client_name, "feishu-mcp-tests");
     } finally {
       await bridge.close();
     }

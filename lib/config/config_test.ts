@@ -104,6 +104,11 @@ const rejections: { name: string; config: unknown; want: string[] }[] = [
     config: { accounts: [acct], limits: { frames: 1 } },
     want: ["config limits: unknown key 'frames'"],
   },
+  {
+    name: "a tool_schema that is not auto, ltp or portable",
+    config: { accounts: [acct], tool_schema: "openai" },
+    want: ["config tool_schema: Expected one of auto, ltp, portable"],
+  },
 ];
 
 for (const c of rejections) {
@@ -140,6 +145,14 @@ Deno.test("parseConfig() applies defaults and collects secrets for redaction", (
     outboundTextCodePoints: 100_000,
     inboundDownloadBytes: 100 * 1024 * 1024,
   });
+  assert.equal(r.config.toolSchema, "auto");
+});
+
+Deno.test("parseConfig() takes the tool_schema projection", () => {
+  for (const toolSchema of ["auto", "ltp", "portable"] as const) {
+    const r = parseConfig(JSON.stringify({ accounts: [acct], tool_schema: toolSchema }), opts);
+    assert.ok(r.ok && r.config.toolSchema === toolSchema);
+  }
 });
 
 Deno.test("parseConfig() takes configured caps", () => {

@@ -19,6 +19,7 @@ import { lockWorkdir, type WorkdirLock } from "../store/lock.ts";
 import { INSTRUCTIONS, SERVER_NAME, VERSION } from "./about.ts";
 import { resourceList } from "./resources.ts";
 import type { Service } from "./start.ts";
+import type { McpView } from "./status.ts";
 
 /** Runs the server; resolves when the MCP session ended and everything closed. */
 export async function serve(launch: LaunchOptions): Promise<void> {
@@ -34,13 +35,22 @@ export async function serve(launch: LaunchOptions): Promise<void> {
 
   const lingtaiAgentDir = Boolean(Deno.env.get("LINGTAI_AGENT_DIR"));
   let loading: Promise<Service> | null = null;
+  let listed: { client: string | null; setting: string; projection: string } | null = null;
+  const mcpView = (): McpView => ({
+    era: mcp.era(),
+    client_name: listed?.client ?? null,
+    tool_schema: listed?.setting ?? null,
+    tool_projection: listed?.projection ?? null,
+  });
   // The MCP server exists before the service starts, so pushes always have a target.
   const push: PushTarget = {
     notifyChannel: (params) => mcp.notifyChannel(params),
     notifyResourceUpdated: (uri) => mcp.notifyResourceUpdated(uri),
   };
   const service = () =>
-    loading ??= import("./start.ts").then((m) => m.startService(launch, deps, { lock, push }))
+    loading ??= import("./start.ts").then((m) =>
+      m.startService(launch, deps, { lock, push, mcp: mcpView })
+    )
       .then((s) => {
         const state = s.status().status === "ok" ? "running" : "running in degraded mode";
         deps.log.info(`feishu-mcp ${state}`, { workdir: launch.workdir });
@@ -57,8 +67,12 @@ export async function serve(launch: LaunchOptions): Promise<void> {
     name: SERVER_NAME,
     version: VERSION,
     instructions: INSTRUCTIONS,
-    toolProjection: async (client) =>
-      chooseProjection(await peekToolSchema(launch.configPath), client, { lingtaiAgentDir }),
+    toolProjection: async (client) => {
+      const setting = await peekToolSchema(launch.configPath);
+      const projection = chooseProjection(setting, client, { lingtaiAgentDir });
+      listed = { client: client.name?.slice(0, 100) ?? null, setting, projection };
+      return projection;
+    },
     callTool: (args) => track(service().then((s) => s.app.callTool(args))),
     listResources: resourceList,
     readResource: (uri) => track(service().then((s) => s.app.readResource(uri))),

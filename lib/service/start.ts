@@ -25,7 +25,7 @@ import { openStore, type Store, type WorkdirLock } from "../store/mod.ts";
 import { VERSION } from "./about.ts";
 import { probeConfinement } from "./confinement.ts";
 import { readResource } from "./resources.ts";
-import { buildStatus, type ServiceStatus } from "./status.ts";
+import { buildStatus, type McpView, type ServiceStatus } from "./status.ts";
 
 /** What the MCP server asks of a started service (the rest it answers itself). */
 export type ServiceApp = Pick<McpApp, "callTool" | "readResource">;
@@ -47,6 +47,8 @@ export interface ServiceOptions {
   seams?: InboundSeams;
   /** Open the long connections (default true; tests may drive the intake alone). */
   connect?: boolean;
+  /** The MCP side of the status (era, client, published schema). */
+  mcp?: () => McpView;
 }
 
 interface Loaded {
@@ -151,6 +153,7 @@ export async function startService(
       connect: options.connect !== false,
       permissions,
       notes,
+      mcp: options.mcp,
     });
 
   const app: ServiceApp = {

@@ -57,6 +57,17 @@ export interface AccountStatus {
 /** The journal as the status shows it. */
 export type JournalView = ReturnType<typeof journalView>;
 
+/** The MCP side: the connected client's era and which tool schema it was shown. */
+export interface McpView {
+  /** `modern` (2026-07-28) or `legacy` (`initialize`); null before the opening exchange. */
+  era: "modern" | "legacy" | null;
+  client_name: string | null;
+  /** The config's `tool_schema` as last read. */
+  tool_schema: string | null;
+  /** The projection the last `tools/list` published (`ltp` or `portable`). */
+  tool_projection: string | null;
+}
+
 /** The whole status. */
 export interface ServiceStatus {
   status: "ok" | "degraded";
@@ -70,6 +81,7 @@ export interface ServiceStatus {
   permissions: Confinement;
   journal?: JournalView;
   notifications?: NotifierCounters;
+  mcp?: McpView;
   notes: string[];
 }
 
@@ -87,6 +99,8 @@ export interface StatusSources {
   permissions: Confinement;
   /** Start-up problems other than the config's. */
   notes: readonly string[];
+  /** The MCP side, when a server serves this service. */
+  mcp?: () => McpView;
 }
 
 const iso = (ms: number | null) => ms === null ? null : new Date(ms).toISOString();
@@ -219,6 +233,7 @@ export function buildStatus(src: StatusSources): ServiceStatus {
         notifications: { ...src.inbound.notifier.counters },
       }
       : {}),
+    ...(src.mcp ? { mcp: src.mcp() } : {}),
     notes,
   };
 }
