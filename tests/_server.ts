@@ -112,6 +112,9 @@ export async function startServer(options: StartOptions = {}): Promise<TestServe
   transport.stderr?.on("data", (d: Uint8Array) => (err += new TextDecoder().decode(d)));
   const client = eraClient(options.clientName ?? "feishu-mcp-tests", options.era ?? defaultEra());
   await client.connect(transport);
+  // A dual-era client may connect on a throwaway probe's answer; one request
+  // that the light modules answer proves the session's own server is up.
+  await client.listResources();
   return {
     client,
     workdir,

@@ -216,3 +216,63 @@ Deno.test("server/discover names 2026-07-28 and the server's capabilities; a mis
   assert.equal(meta2["io.modelcontextprotocol/serverInfo"]?.name, "feishu-mcp");
   assert.match(String(discovered.instructions), /Feishu/);
 });
+
+/** Reads a stream line by line until a line matches. */
+async function lineMatching(stream: ReadableStream<Uint8Array>, pattern: RegExp): Promise<string> {
+  const lines = stream.pipeThrough(new TextDecoderStream()).getReader();
+  let buffered = "";
+  while (true) {
+    const { value, done } = await lines.read();
+    if (done) throw new Error(`the stream ended before a line matched ${pattern}`);
+    buffered += value;
+    const parts = buffered.split("\n");
+    buffered = parts.pop()!;
+    const hit = parts.find((l) => pattern.test(l));
+    if (hit !== undefined) {
+      lines.releaseLock();
+      return hit;
+    }
+  }
+}
+
+Deno.test("a server started while the previous one on its workdir is exiting waits for it, then serves", async () => {
+  // A dual-era client probes `server/discover` in a throwaway process and
+  // starts the real one while the probe is still on its way out.
+  const workdir = await Deno.makeTempDir({ prefix: "feishu-mcp-handover-" });
+  const spawn = () =>
+    new Deno.Command(Deno.execPath(), {
+      args: startArgs(["--workdir", workdir]),
+      stdin: "piped",
+      stdout: "piped",
+      stderr: "piped",
+    }).spawn();
+  const probe = spawn();
+  const discover = {
+    jsonrpc: "2.0",
+    id: 1,
+    method: "server/discover",
+    params: {
+      _meta: {
+        "io.modelcontextprotocol/protocolVersion": MODERN_REVISION,
+        "io.modelcontextprotocol/clientCapabilities": {},
+      },
+    },
+  };
+  const probeIn = probe.stdin.getWriter();
+  await probeIn.write(new TextEncoder().encode(JSON.stringify(discover) + "\n"));
+  await lineMatching(probe.stdout, /"supportedVersions"/);
+
+  const session = spawn();
+  await lineMatching(session.stderr, /waiting for the previous server on this workdir to exit/);
+  await probeIn.close();
+  assert.equal((await probe.status).code, 0);
+  await probe.stderr.cancel();
+
+  const sessionIn = session.stdin.getWriter();
+  await sessionIn.write(new TextEncoder().encode(JSON.stringify(LEGACY_OPENING[0]) + "\n"));
+  const answer = JSON.parse(await lineMatching(session.stdout, /"id":0/)) as Rec;
+  assert.equal((answer.result as Rec).protocolVersion, "2025-06-18");
+  await sessionIn.close();
+  assert.equal((await session.status).code, 0);
+  await session.stderr.cancel().catch(() => {});
+});

@@ -15,11 +15,17 @@ import { serveStdio } from "../mcp/stdio.ts";
 import { chooseProjection } from "../mcp/projection.ts";
 import { peekToolSchema } from "../config/peek.ts";
 import type { PushTarget } from "../notify/mod.ts";
-import { lockWorkdir, type WorkdirLock } from "../store/lock.ts";
+import { acquireWorkdirLock, type WorkdirLock } from "../store/lock.ts";
 import { INSTRUCTIONS, SERVER_NAME, VERSION } from "./about.ts";
 import { resourceList } from "./resources.ts";
 import type { Service } from "./start.ts";
 import type { McpView } from "./status.ts";
+
+/**
+ * How long a new server waits for the previous one on its workdir to exit: a
+ * dual-era client's throwaway probe process, or a restart that overlaps.
+ */
+const LOCK_WAIT_MS = 5_000;
 
 /** Runs the server; resolves when the MCP session ended and everything closed. */
 export async function serve(launch: LaunchOptions): Promise<void> {
@@ -27,7 +33,10 @@ export async function serve(launch: LaunchOptions): Promise<void> {
   guardStdout(deps.log);
   let lock: WorkdirLock;
   try {
-    lock = lockWorkdir(stateDir(launch.workdir));
+    lock = await acquireWorkdirLock(stateDir(launch.workdir), {
+      waitMs: LOCK_WAIT_MS,
+      onWait: () => deps.log.info("waiting for the previous server on this workdir to exit"),
+    });
   } catch (err) {
     deps.log.error((err as Error).message);
     Deno.exit(1);
@@ -89,6 +98,10 @@ export async function serve(launch: LaunchOptions): Promise<void> {
     },
   });
   clearTimeout(fallback);
-  await (await service()).close();
+  // A process that only answered a probe (`server/discover`, then EOF) never
+  // starts the service: no Feishu connection, and the workdir is free at once.
+  const started = loading as Promise<Service> | null;
+  if (started) await (await started).close();
+  lock.release();
   deps.log.info("feishu-mcp stopped");
 }
