@@ -56,55 +56,71 @@ Deno.test("tools/list shows exactly one tool, feishu, with the 13 actions in can
   }
 });
 
+const ROOT_KEYS = ["action", "input", "reasoning", "summarize"];
+/** The input keys a failure of that action lists as accepted. */
+const ACCEPTED: Record<string, string[]> = {
+  accounts: [],
+  send: [
+    "account",
+    "receive_id",
+    "receive_id_type",
+    "text",
+    "content",
+    "placeholder",
+    "idempotency_key",
+  ],
+  react: ["message_id", "operation", "emoji_type", "reaction_id"],
+};
+
 const REJECTIONS: { name: string; args: Record<string, unknown>; code: string; message: string }[] =
   [
     {
       name: "a legacy _reasoning root key",
       args: { action: "accounts", input: {}, reasoning: "r", _reasoning: "x" },
       code: "INVALID_ARGUMENT",
-      message: "unsupported feishu argument",
+      message: `unsupported feishu argument: _reasoning (accepted: ${ROOT_KEYS.join(", ")})`,
     },
     {
       name: "an unknown root key",
       args: { action: "accounts", input: {}, reasoning: "r", unknown: 1 },
       code: "INVALID_ARGUMENT",
-      message: "unsupported feishu argument",
+      message: `unsupported feishu argument: unknown (accepted: ${ROOT_KEYS.join(", ")})`,
     },
     {
       name: "an empty arguments object",
       args: {},
       code: "ACTION_REQUIRED",
-      message: "invalid feishu action",
+      message: `invalid feishu action: expected one of ${ACTIONS.join(", ")}`,
     },
     {
       name: "an unknown action",
       args: { action: "broadcast", input: {}, reasoning: "r" },
       code: "ACTION_REQUIRED",
-      message: "invalid feishu action",
+      message: `invalid feishu action: expected one of ${ACTIONS.join(", ")}`,
     },
     {
       name: "a missing input",
       args: { action: "accounts", reasoning: "r" },
       code: "INVALID_ARGUMENT",
-      message: "input must be an object",
+      message: "input must be an object: expected an object",
     },
     {
       name: "a non-string reasoning",
       args: { action: "accounts", input: {}, reasoning: 7 },
       code: "INVALID_ARGUMENT",
-      message: "reasoning is required",
+      message: "reasoning is required: expected a string",
     },
     {
       name: "a non-boolean summarize",
       args: { action: "accounts", input: {}, reasoning: "r", summarize: "yes" },
       code: "INVALID_ARGUMENT",
-      message: "summarize must be a boolean",
+      message: "summarize must be a boolean: expected a boolean",
     },
     {
       name: "a closed input with an extra key",
       args: { action: "accounts", input: { receive_id: "ou_x" }, reasoning: "r" },
       code: "INVALID_ARGUMENT",
-      message: "invalid feishu input",
+      message: "invalid feishu input: input.receive_id: unknown key for action 'accounts'",
     },
     {
       name: "a send with another action's field",
@@ -114,7 +130,7 @@ const REJECTIONS: { name: string; args: Record<string, unknown>; code: string; m
         reasoning: "r",
       },
       code: "INVALID_ARGUMENT",
-      message: "invalid feishu input",
+      message: "invalid feishu input: input.message_id: unknown key for action 'send'",
     },
     {
       name: "a send with both text and content",
@@ -124,7 +140,7 @@ const REJECTIONS: { name: string; args: Record<string, unknown>; code: string; m
         reasoning: "r",
       },
       code: "INVALID_ARGUMENT",
-      message: "invalid feishu input",
+      message: "invalid feishu input: input: exactly one of text or content for action 'send'",
     },
     {
       name: "a react add with a reaction_id",
@@ -139,7 +155,7 @@ const REJECTIONS: { name: string; args: Record<string, unknown>; code: string; m
         reasoning: "r",
       },
       code: "INVALID_ARGUMENT",
-      message: "invalid feishu input",
+      message: "invalid feishu input: input.reaction_id: not allowed when operation is 'add'",
     },
   ];
 
@@ -155,7 +171,8 @@ Deno.test("every validation rejection has its exact code and touches neither dis
       const res = await server.client.callTool({ name: "feishu", arguments: r.args });
       const out = res.structuredContent as Record<string, unknown>;
       assert.equal(res.isError, true, r.name);
-      assert.deepEqual(out, {
+      const { details, accepted_keys, ...stable } = out;
+      assert.deepEqual(stable, {
         status: "failed",
         error: r.message,
         message: r.message,
@@ -163,6 +180,20 @@ Deno.test("every validation rejection has its exact code and touches neither dis
         retryable: false,
         retry_after_seconds: null,
       }, r.name);
+      // The message tells the first of the problems listed in details.
+      const first = (details as { path: string; message: string }[])[0]!;
+      const input = r.message.startsWith("invalid feishu input");
+      const told = r.message.startsWith("unsupported")
+        ? `${first.path} (accepted: ${ROOT_KEYS.join(", ")})`
+        : input
+        ? `${first.path}: ${first.message}`
+        : first.message;
+      assert.equal(r.message.slice(r.message.indexOf(": ") + 2), told, r.name);
+      assert.deepEqual(
+        accepted_keys,
+        input ? ACCEPTED[r.args.action as string] : ROOT_KEYS,
+        r.name,
+      );
     }
     assert.equal(await storeDigest(server.workdir), before);
     assert.equal(emu.requests().length, requestsBefore);

@@ -29,20 +29,30 @@ Deno.test("outbound errors end to end: react, classified failures, scopes, uploa
     rig.call("react", { message_id: target.id, ...input });
 
   await t.step(
-    "react input rules: each violation is INVALID_ARGUMENT with six keys and no Feishu call",
+    "react input rules: each violation is INVALID_ARGUMENT naming its field, and no Feishu call",
     async () => {
       const before = writes(rig.emu).length;
       for (
-        const input of [
-          { operation: "add" },
-          { operation: "remove" },
-          { operation: "add", emoji_type: "SMILE", reaction_id: "r1" },
-          { operation: "remove", reaction_id: "r1", emoji_type: "SMILE" },
-          { operation: "add", emoji_type: "" },
-        ]
+        const [input, problem] of [
+          [{ operation: "add" }, "input.emoji_type: required when operation is 'add'"],
+          [{ operation: "remove" }, "input.reaction_id: required when operation is 'remove'"],
+          [
+            { operation: "add", emoji_type: "SMILE", reaction_id: "r1" },
+            "input.reaction_id: not allowed when operation is 'add'",
+          ],
+          [
+            { operation: "remove", reaction_id: "r1", emoji_type: "SMILE" },
+            "input.emoji_type: not allowed when operation is 'remove'",
+          ],
+          [{ operation: "add", emoji_type: "" }, "input.emoji_type: expected a non-empty string"],
+        ] as const
       ) {
-        const out = await react(input);
+        const { details, accepted_keys, ...out } = await react(input);
+        // A validation failure adds what to fix to the six keys.
         assertSixKeys(out);
+        assert.equal(out.message, `invalid feishu input: ${problem}`);
+        assert.ok(Array.isArray(details) && details.length > 0);
+        assert.deepEqual(accepted_keys, ["message_id", "operation", "emoji_type", "reaction_id"]);
         assert.equal(out.error_code, "INVALID_ARGUMENT", JSON.stringify(input));
         assert.equal(out.retryable, false);
         assert.equal(out.retry_after_seconds, null);

@@ -49,7 +49,14 @@ function rarely<T>(arb: fc.Arbitrary<T>, n: number): fc.Arbitrary<T | undefined>
  * ```
  */
 export function collectPools(schema: JsonSchema): SchemaPools {
-  const keys = new Set(["__proto__", "constructor", "toString", "_reasoning", "extra"]);
+  const keys = new Set([
+    "__proto__",
+    "constructor",
+    "toString",
+    "_reasoning",
+    "extra",
+    "wait_for_previous",
+  ]);
   const strings = new Set(["", "x", "Send", "ou_1", "oc_1", "/tmp/a.png", "https://a/b", "1.0"]);
   const walk = (node: unknown): void => {
     if (Array.isArray(node)) return node.forEach(walk);

@@ -85,3 +85,34 @@ export const FIELD_DESCRIPTIONS = {
   content: "Structured content; exactly one branch, chosen by its type.",
   editContent: "New content: text, markdown, post or card only.",
 } as const;
+
+/** The `description` of the root `input` key in the `portable` projection. */
+export const PORTABLE_INPUT_DESCRIPTION: string =
+  "The chosen action's fields; each says which actions take it and whether it is required there. Give only your action's fields: any other key is refused.";
+
+/**
+ * Short hints of the `portable` projection, per object: they follow the
+ * generated "Required for …" clause of a field and win over the field's
+ * `ltp` description (kept short: the manual carries the detail).
+ */
+export const PORTABLE_HINTS = {
+  input: {
+    receive_id: "Who receives it, read as receive_id_type.",
+    placeholder: "Open a native progress card; edit it only at phase changes.",
+    content: "Structured content: its type and that type's fields.",
+    message_id: "A compound message id, exactly as given.",
+    operation: "add with emoji_type, or remove with reaction_id.",
+    idempotency_key: "A repeat with the same key never delivers a chunk twice.",
+    query: "Case-insensitive regular expression.",
+  },
+  content: {
+    type: "Content type.",
+    post: "A Feishu post document, non-empty.",
+    card: "A complete schema 2.0 card.",
+    source: "Where the media bytes come from.",
+  },
+  source: {
+    path: "Absolute local file path.",
+    key: "An image_key or file_key this bot can use.",
+  },
+} as const;

@@ -175,6 +175,15 @@ Deno.test("feishuInputSchema() is plain JSON and fresh on every call", () => {
   assert.equal((feishuInputSchema().properties.action.enum as string[]).length, 13);
 });
 
+Deno.test("feishuTool('ltp') is byte for byte the schema LingTai's adapters consume (digest pinned)", async () => {
+  const text = JSON.stringify(feishuTool("ltp").inputSchema);
+  const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text));
+  const hex = [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, "0")).join("");
+  assert.equal(text.length, 28_279);
+  assert.equal(hex, "98539712d948d8ff064ac43f5fa0b3f116ad676d400f8b2d6ef6e22d7dc06c52");
+  assert.equal(JSON.stringify(feishuTool().inputSchema), text);
+});
+
 Deno.test("feishuTool() publishes one tool named feishu with the family schema", () => {
   const tool = feishuTool();
   assert.deepEqual(Object.keys(tool), ["name", "description", "inputSchema"]);

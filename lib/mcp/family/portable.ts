@@ -1,0 +1,81 @@
+/**
+ * The `portable` projection of the `feishu` tool's input schema, for clients
+ * that cannot take the `ltp` one (root combinators, `if/then`, `not`,
+ * `const`, unions whose branches require different keys): one closed root
+ * and one flat closed `input` object whose properties are the union of the
+ * thirteen action inputs, none required, each saying which actions take it.
+ * Derived from the `ltp` branches, so the two cannot drift apart; the server
+ * validates every call just as strictly whichever projection it published.
+ * @module
+ */
+
+import { FEISHU_ACTIONS } from "./actions.ts";
+import { flattenBranches, type Level } from "./_flatten.ts";
+import {
+  ACTION_DESCRIPTION,
+  PORTABLE_HINTS,
+  PORTABLE_INPUT_DESCRIPTION,
+  REASONING_DESCRIPTION,
+  SUMMARIZE_DESCRIPTION,
+} from "./descriptions.ts";
+import { actionInputSchema, type JsonSchema } from "./schema.ts";
+
+/** The shape of the `portable` input schema. */
+export interface PortableInputSchema extends JsonSchema {
+  type: "object";
+  properties: {
+    action: JsonSchema;
+    input: JsonSchema;
+    reasoning: JsonSchema;
+    summarize: JsonSchema;
+  };
+  required: ["action", "input", "reasoning"];
+  additionalProperties: false;
+}
+
+const byType = (labels: readonly string[]) => `when type is ${labels.join(", ")}`;
+const SOURCE_LEVEL: Level = { scope: byType, hints: PORTABLE_HINTS.source, nested: {} };
+const CONTENT_LEVEL: Level = {
+  scope: byType,
+  hints: PORTABLE_HINTS.content,
+  nested: { source: SOURCE_LEVEL },
+};
+const INPUT_LEVEL: Level = {
+  scope: (labels) => `for ${labels.join(", ")}`,
+  hints: PORTABLE_HINTS.input,
+  nested: { content: CONTENT_LEVEL },
+};
+
+/**
+ * The `portable` input schema. Each call builds a fresh object.
+ *
+ * @example
+ * ```ts
+ * import { portableInputSchema } from "./portable.ts";
+ * import assert from "node:assert/strict";
+ * const s = portableInputSchema();
+ * assert.equal("allOf" in s || "anyOf" in s || "oneOf" in s, false);
+ * const input = s.properties.input.properties as Record<string, { description: string }>;
+ * assert.equal(
+ *   input.chat_id!.description,
+ *   "Required for read; optional for search, add_contact.",
+ * );
+ * ```
+ */
+export function portableInputSchema(): PortableInputSchema {
+  const input = flattenBranches(
+    FEISHU_ACTIONS.map((label) => ({ label, schema: actionInputSchema(label) })),
+    INPUT_LEVEL,
+  );
+  return {
+    type: "object",
+    properties: {
+      action: { type: "string", enum: [...FEISHU_ACTIONS], description: ACTION_DESCRIPTION },
+      input: { type: "object", description: PORTABLE_INPUT_DESCRIPTION, ...input },
+      reasoning: { type: "string", description: REASONING_DESCRIPTION },
+      summarize: { type: "boolean", description: SUMMARIZE_DESCRIPTION },
+    },
+    required: ["action", "input", "reasoning"],
+    additionalProperties: false,
+  };
+}
