@@ -91,6 +91,9 @@ for (const { era, revision } of ERAS) {
       assert.equal((contacts.contacts as Record<string, Rec>)[D.alice.openId]?.alias, "alice");
       succeeded(await bridge.call("remove_contact", { alias: "alice" }));
       assert.deepEqual((await bridge.call("accounts")).accounts, ["main"]);
+      // Gemini CLI's own root argument is accepted and ignored.
+      const gemini = await bridge.server.call("accounts", {}, { wait_for_previous: true });
+      assert.deepEqual(gemini.accounts, ["main"]);
       assert.match(String((await bridge.call("manual")).manual), /feishu/i);
 
       // Resources.
@@ -219,12 +222,13 @@ Deno.test("server/discover names 2026-07-28 and the server's capabilities; a mis
 
 /** Reads a stream line by line until a line matches. */
 async function lineMatching(stream: ReadableStream<Uint8Array>, pattern: RegExp): Promise<string> {
-  const lines = stream.pipeThrough(new TextDecoderStream()).getReader();
+  const lines = stream.getReader();
+  const decoder = new TextDecoder();
   let buffered = "";
   while (true) {
     const { value, done } = await lines.read();
     if (done) throw new Error(`the stream ended before a line matched ${pattern}`);
-    buffered += value;
+    buffered += decoder.decode(value, { stream: true });
     const parts = buffered.split("\n");
     buffered = parts.pop()!;
     const hit = parts.find((l) => pattern.test(l));
