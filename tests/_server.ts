@@ -138,6 +138,26 @@ export async function startServer(options: StartOptions = {}): Promise<TestServe
   };
 }
 
+/**
+ * A raw `initialize`-era opening (request `id`, then `notifications/initialized`)
+ * for tests that speak JSON-RPC lines themselves.
+ */
+export function legacyOpening(id: number): Record<string, unknown>[] {
+  return [
+    {
+      jsonrpc: "2.0",
+      id,
+      method: "initialize",
+      params: {
+        protocolVersion: "2025-06-18",
+        capabilities: {},
+        clientInfo: { name: "raw", version: "1" },
+      },
+    },
+    { jsonrpc: "2.0", method: "notifications/initialized" },
+  ];
+}
+
 /** A valid app id for tests (the node-sdk ignores others silently). */
 export const APP_ID = "cli_a1b2c3d4e5f6a7b8";
 

@@ -7,7 +7,7 @@
 
 import assert from "node:assert/strict";
 import { DEFAULT_IDS, startEmulator } from "../lib/emulator/mod.ts";
-import { APP_ID, REPO, startArgs, startServer, storeDigest } from "./_server.ts";
+import { APP_ID, legacyOpening, REPO, startArgs, startServer, storeDigest } from "./_server.ts";
 
 const SECRET = DEFAULT_IDS.appSecret;
 const ACTIONS = [
@@ -308,17 +308,7 @@ Deno.test("stdout carries only JSON-RPC and the server exits when stdin closes",
   }).spawn();
   const w = child.stdin.getWriter();
   const lines = [
-    {
-      jsonrpc: "2.0",
-      id: 1,
-      method: "initialize",
-      params: {
-        protocolVersion: "2025-06-18",
-        capabilities: {},
-        clientInfo: { name: "raw", version: "1" },
-      },
-    },
-    { jsonrpc: "2.0", method: "notifications/initialized" },
+    ...legacyOpening(1),
     { jsonrpc: "2.0", id: 2, method: "tools/list" },
     {
       jsonrpc: "2.0",

@@ -11,7 +11,7 @@ import assert from "node:assert/strict";
 import { DEFAULT_IDS as D, startEmulator } from "../lib/emulator/mod.ts";
 import { bridgeConfig, startBridge } from "./_inbound.ts";
 import { MODERN_REVISION, type TestEra } from "./_mcp_client.ts";
-import { startArgs } from "./_server.ts";
+import { legacyOpening, startArgs } from "./_server.ts";
 
 type Rec = Record<string, unknown>;
 
@@ -149,19 +149,7 @@ async function rawExchange(
   return answers;
 }
 
-const LEGACY_OPENING = [
-  {
-    jsonrpc: "2.0",
-    id: 0,
-    method: "initialize",
-    params: {
-      protocolVersion: "2025-06-18",
-      capabilities: {},
-      clientInfo: { name: "raw", version: "1" },
-    },
-  },
-  { jsonrpc: "2.0", method: "notifications/initialized" },
-];
+const LEGACY_OPENING = legacyOpening(0);
 
 Deno.test("a call still running when stdin ends is answered before the server exits", async () => {
   // The first call waits for the service to load, so it is in flight at EOF.

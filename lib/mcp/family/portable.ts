@@ -18,20 +18,10 @@ import {
   REASONING_DESCRIPTION,
   SUMMARIZE_DESCRIPTION,
 } from "./descriptions.ts";
-import { actionInputSchema, type JsonSchema } from "./schema.ts";
+import { actionInputSchema, type JsonSchema, type ToolRootSchema } from "./schema.ts";
 
-/** The shape of the `portable` input schema. */
-export interface PortableInputSchema extends JsonSchema {
-  type: "object";
-  properties: {
-    action: JsonSchema;
-    input: JsonSchema;
-    reasoning: JsonSchema;
-    summarize: JsonSchema;
-  };
-  required: ["action", "input", "reasoning"];
-  additionalProperties: false;
-}
+/** The shape of the `portable` input schema: the closed root, no combinators. */
+export type PortableInputSchema = ToolRootSchema;
 
 const byType = (labels: readonly string[]) => `when type is ${labels.join(", ")}`;
 const SOURCE_LEVEL: Level = { scope: byType, hints: PORTABLE_HINTS.source, nested: {} };

@@ -26,8 +26,8 @@ export const RECEIVE_ID_TYPES = ["open_id", "user_id", "email", "chat_id", "unio
 /** The root keys the tool accepts; anything else is refused. */
 export const ROOT_KEYS = ["action", "input", "reasoning", "summarize"] as const;
 
-/** The shape of the tool's `inputSchema` (what `tools/list` publishes). */
-export interface FeishuInputSchema extends JsonSchema {
+/** The closed root both projections publish: `{action, input, reasoning, summarize?}`. */
+export interface ToolRootSchema extends JsonSchema {
   type: "object";
   properties: {
     action: JsonSchema;
@@ -37,6 +37,10 @@ export interface FeishuInputSchema extends JsonSchema {
   };
   required: ["action", "input", "reasoning"];
   additionalProperties: false;
+}
+
+/** The shape of the tool's `ltp` `inputSchema` (the root plus one `if/then` per action). */
+export interface FeishuInputSchema extends ToolRootSchema {
   allOf: JsonSchema[];
 }
 
