@@ -18,7 +18,7 @@ import {
   REASONING_DESCRIPTION,
   SUMMARIZE_DESCRIPTION,
 } from "./descriptions.ts";
-import { actionInputSchema, type JsonSchema, type ToolRootSchema } from "./schema.ts";
+import { actionInputSchema, type ToolRootSchema } from "./schema.ts";
 
 /** The shape of the `portable` input schema: the closed root, no combinators. */
 export type PortableInputSchema = ToolRootSchema;
