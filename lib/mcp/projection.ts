@@ -6,7 +6,7 @@
  * @module
  */
 
-import type { ToolProjection } from "./family/mod.ts";
+import type { ToolProjection } from "./family/tool.ts";
 import type { ClientIdentity } from "./server.ts";
 
 /**

@@ -10,7 +10,9 @@
  */
 
 import * as sdk from "./_sdk.ts";
-import { feishuTool, type ToolProjection } from "./family/mod.ts";
+// The tool definition alone, not the family's mod.ts: the handshake then loads
+// no validation schemas (they come with the service, after `tools/list`).
+import { feishuTool, type ToolProjection } from "./family/tool.ts";
 
 /** One listed resource. */
 export interface ResourceEntry {

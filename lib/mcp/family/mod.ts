@@ -41,5 +41,5 @@ export type {
   ValidatedCall,
 } from "./inputs.ts";
 export { validateToolCall } from "./validate.ts";
-export { feishuTool, type ToolProjection } from "./tool.ts";
+export { feishuTool } from "./tool.ts";
 export { type ContentType, EDITABLE_CONTENT_TYPES } from "./_content_schema.ts";
