@@ -1,8 +1,9 @@
 /**
- * The one setting `tools/list` needs before the config is fully loaded:
- * which projection of the tool schema to publish. Read without the config's
- * validator, so answering the handshake stays light; the full load still
- * refuses a bad value (and the server then runs degraded).
+ * Reading a config file without its validator, for what is needed before
+ * (or without) the full load: the launcher's permission flags, and which
+ * projection of the tool schema `tools/list` publishes. Light on purpose (no
+ * zod), so the launcher and the handshake stay fast; the full load still
+ * refuses anything invalid (and the server then runs degraded).
  * @module
  */
 
@@ -13,6 +14,34 @@ export const TOOL_SCHEMA_SETTINGS = ["auto", "ltp", "portable"] as const;
 export type ToolSchemaSetting = typeof TOOL_SCHEMA_SETTINGS[number];
 
 /**
+ * The config file's top-level JSON object, or null when there is no path or
+ * the file is missing, unreadable or not a JSON object. Never throws.
+ *
+ * @example
+ * ```ts
+ * import { readRawConfig } from "./peek.ts";
+ * import assert from "node:assert/strict";
+ * const path = Deno.makeTempFileSync();
+ * Deno.writeTextFileSync(path, '{"accounts": []}');
+ * assert.deepEqual(readRawConfig(path), { accounts: [] });
+ * Deno.writeTextFileSync(path, "[1]");
+ * assert.equal(readRawConfig(path), null);
+ * assert.equal(readRawConfig(null), null);
+ * ```
+ */
+export function readRawConfig(path: string | null): Record<string, unknown> | null {
+  if (!path) return null;
+  try {
+    const raw = JSON.parse(Deno.readTextFileSync(path)) as unknown;
+    return raw !== null && typeof raw === "object" && !Array.isArray(raw)
+      ? raw as Record<string, unknown>
+      : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
  * The config's `tool_schema`, or `auto` when the file is missing, unreadable,
  * not JSON, or holds no valid value.
  *
@@ -20,23 +49,17 @@ export type ToolSchemaSetting = typeof TOOL_SCHEMA_SETTINGS[number];
  * ```ts
  * import { peekToolSchema } from "./peek.ts";
  * import assert from "node:assert/strict";
- * const path = await Deno.makeTempFile();
- * await Deno.writeTextFile(path, JSON.stringify({ accounts: [], tool_schema: "portable" }));
- * assert.equal(await peekToolSchema(path), "portable");
- * await Deno.writeTextFile(path, JSON.stringify({ tool_schema: "fancy" }));
- * assert.equal(await peekToolSchema(path), "auto");
- * assert.equal(await peekToolSchema(null), "auto");
+ * const path = Deno.makeTempFileSync();
+ * Deno.writeTextFileSync(path, JSON.stringify({ accounts: [], tool_schema: "portable" }));
+ * assert.equal(peekToolSchema(path), "portable");
+ * Deno.writeTextFileSync(path, JSON.stringify({ tool_schema: "fancy" }));
+ * assert.equal(peekToolSchema(path), "auto");
+ * assert.equal(peekToolSchema(null), "auto");
  * ```
  */
-export async function peekToolSchema(path: string | null): Promise<ToolSchemaSetting> {
-  if (path === null) return "auto";
-  try {
-    const raw = JSON.parse(await Deno.readTextFile(path)) as { tool_schema?: unknown };
-    const value = raw?.tool_schema;
-    return (TOOL_SCHEMA_SETTINGS as readonly unknown[]).includes(value)
-      ? value as ToolSchemaSetting
-      : "auto";
-  } catch {
-    return "auto";
-  }
+export function peekToolSchema(path: string | null): ToolSchemaSetting {
+  const value = readRawConfig(path)?.tool_schema;
+  return (TOOL_SCHEMA_SETTINGS as readonly unknown[]).includes(value)
+    ? value as ToolSchemaSetting
+    : "auto";
 }

@@ -6,6 +6,9 @@
  * @module
  */
 
+// The light reader, not config/mod.ts: the launcher must not load the validator.
+import { readRawConfig } from "../config/peek.ts";
+
 /** What the flags depend on (a loosely read config is enough). */
 export interface PermissionInputs {
   appDir: string;
@@ -81,19 +84,16 @@ export function peekConfig(
     mediaRoots: [] as string[],
     transcriber: null as string | null,
   };
-  if (!path) return out;
-  try {
-    const raw = JSON.parse(Deno.readTextFileSync(path));
-    for (const a of Array.isArray(raw?.accounts) ? raw.accounts : []) {
-      out.domains.push(typeof a?.domain === "string" ? a.domain : "feishu");
-    }
-    if (Array.isArray(raw?.media_roots)) {
-      out.mediaRoots = raw.media_roots.filter((p: unknown) => typeof p === "string");
-    }
-    const cmd = raw?.transcriber?.command;
-    if (Array.isArray(cmd) && typeof cmd[0] === "string") out.transcriber = cmd[0];
-  } catch {
-    // Unreadable or invalid: the confined server reports it precisely; it needs no extra grants.
+  // Unreadable or invalid: the confined server reports it precisely; it needs no extra grants.
+  // deno-lint-ignore no-explicit-any -- unvalidated JSON, every field is checked as it is read
+  const raw = readRawConfig(path) as any;
+  for (const a of Array.isArray(raw?.accounts) ? raw.accounts : []) {
+    out.domains.push(typeof a?.domain === "string" ? a.domain : "feishu");
   }
+  if (Array.isArray(raw?.media_roots)) {
+    out.mediaRoots = raw.media_roots.filter((p: unknown) => typeof p === "string");
+  }
+  const cmd = raw?.transcriber?.command;
+  if (Array.isArray(cmd) && typeof cmd[0] === "string") out.transcriber = cmd[0];
   return out;
 }

@@ -13,7 +13,7 @@ import { defaultDeps, guardStdout, stateDir } from "../core/mod.ts";
 import { createMcpServer, type McpApp } from "../mcp/server.ts";
 import { serveStdio } from "../mcp/stdio.ts";
 import { chooseProjection } from "../mcp/projection.ts";
-import { peekToolSchema } from "../config/peek.ts";
+import { peekToolSchema, type ToolSchemaSetting } from "../config/peek.ts";
 import type { PushTarget } from "../notify/mod.ts";
 import { acquireWorkdirLock, type WorkdirLock } from "../store/lock.ts";
 import { INSTRUCTIONS, SERVER_NAME, VERSION } from "./about.ts";
@@ -44,6 +44,7 @@ export async function serve(launch: LaunchOptions): Promise<void> {
 
   const lingtaiAgentDir = Boolean(Deno.env.get("LINGTAI_AGENT_DIR"));
   let loading: Promise<Service> | null = null;
+  let setting: ToolSchemaSetting | undefined;
   let listed: { client: string | null; setting: string; projection: string } | null = null;
   const mcpView = (): McpView => ({
     era: mcp.era(),
@@ -76,8 +77,9 @@ export async function serve(launch: LaunchOptions): Promise<void> {
     name: SERVER_NAME,
     version: VERSION,
     instructions: INSTRUCTIONS,
-    toolProjection: async (client) => {
-      const setting = await peekToolSchema(launch.configPath);
+    toolProjection: (client) => {
+      // The config is read once per run (the service loads it once too).
+      setting ??= peekToolSchema(launch.configPath);
       const projection = chooseProjection(setting, client, { lingtaiAgentDir });
       listed = { client: client.name?.slice(0, 100) ?? null, setting, projection };
       return projection;
