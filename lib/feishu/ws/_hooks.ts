@@ -9,6 +9,11 @@
  *   buffering listener inside the `open` handler itself (the SDK calls
  *   `pingLoop()` there) and, once `communicate()` has attached the SDK's
  *   listener, hand the buffered frames to it in arrival order.
+ * - **Card frames are answered.** Feishu may deliver a card callback in a
+ *   frame whose `type` header is `card`; the SDK handles only `event` frames
+ *   and drops the rest without an ACK, so the click fails at the user's end.
+ *   A `card` frame goes through the SDK's own event path (fragment merge,
+ *   dispatcher, ACK) and its ACK keeps the frame's original headers.
  * - `onOpen` sees every new socket at that same moment (liveness listeners).
  * - `onPing` sees every ping the SDK sends.
  * - `beforeConnect` runs before each socket is opened, with the URL the
@@ -17,7 +22,7 @@
  */
 
 import type { lark } from "../_sdk.ts";
-import { type SdkSocket, SOCKET_OPEN, wsInternals } from "./_internals.ts";
+import { type SdkFrame, type SdkSocket, SOCKET_OPEN, wsInternals } from "./_internals.ts";
 
 /** Callbacks of {@link hookWsClient}. */
 export interface WsHooks {
@@ -64,6 +69,25 @@ export function hookWsClient(client: lark.WSClient, hooks: WsHooks = {}): void {
     pending.delete(socket);
     socket.off("message", held.listener);
     for (const args of held.frames) socket.emit("message", ...args);
+  };
+
+  const handleEventData = sdk.handleEventData;
+  sdk.handleEventData = function (this: typeof sdk, frame: SdkFrame) {
+    const type = frame.headers.find((h) => h.key === "type");
+    if (type?.value !== "card") return handleEventData.call(sdk, frame);
+    // The SDK's event path on a view of the client whose `sendMessage` puts the
+    // original headers back on the ACK (plus the SDK's `biz_rt`).
+    const asEvent = {
+      ...frame,
+      headers: frame.headers.map((h) => h.key === "type" ? { key: "type", value: "event" } : h),
+    };
+    const view = Object.create(sdk) as typeof sdk;
+    view.sendMessage = (ack: SdkFrame) =>
+      sdk.sendMessage({
+        ...ack,
+        headers: [...frame.headers, ...ack.headers.slice(frame.headers.length)],
+      });
+    return handleEventData.call(view, asEvent);
   };
 
   const connect = sdk.connect;

@@ -20,9 +20,17 @@ export interface SdkSocket {
   terminate(): void;
 }
 
+/** A pbbp2 frame as the SDK decodes it. */
+export interface SdkFrame {
+  headers: { key: string; value: string }[];
+  [field: string]: unknown;
+}
+
 /** The private surface of `WSClient` we rely on. */
 export interface SdkWsInternals {
   pingLoop(): void;
+  handleEventData(frame: SdkFrame): Promise<void>;
+  sendMessage(frame: SdkFrame): void;
   communicate(): void;
   connect(): Promise<boolean>;
   agent: unknown;
@@ -42,7 +50,9 @@ export const SOCKET_OPEN = 1;
  */
 export function wsInternals(client: lark.WSClient): SdkWsInternals {
   const c = client as unknown as Record<string, unknown>;
-  const missing = ["pingLoop", "communicate", "connect"].filter((k) => typeof c[k] !== "function");
+  const missing = ["pingLoop", "communicate", "connect", "handleEventData", "sendMessage"].filter((
+    k,
+  ) => typeof c[k] !== "function");
   const cfg = c.wsConfig as Record<string, unknown> | undefined;
   if (typeof cfg?.getWSInstance !== "function" || typeof cfg?.getWS !== "function") {
     missing.push("wsConfig");

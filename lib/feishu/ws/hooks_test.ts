@@ -8,20 +8,29 @@ import type { SdkSocket, SdkWsInternals } from "./_internals.ts";
 const D = DEFAULT_IDS;
 const quiet = { error() {}, warn() {}, info() {}, debug() {}, trace() {} };
 
-/** A data frame as Feishu would push it, carrying one event envelope. */
-function eventFrame(eventId: string): Buffer {
-  const envelope = {
-    schema: "2.0",
-    header: { event_id: eventId, event_type: "im.message.receive_v1", app_id: D.appId },
-    event: { message: { message_id: `om_${eventId}` } },
-  };
+/**
+ * A data frame as Feishu would push it, carrying one event envelope; a
+ * `card` frame carries a card callback.
+ */
+function eventFrame(eventId: string, type: "event" | "card" = "event"): Buffer {
+  const envelope = type === "event"
+    ? {
+      schema: "2.0",
+      header: { event_id: eventId, event_type: "im.message.receive_v1", app_id: D.appId },
+      event: { message: { message_id: `om_${eventId}` } },
+    }
+    : {
+      schema: "2.0",
+      header: { event_id: eventId, event_type: "card.action.trigger", app_id: D.appId },
+      event: { action: { value: { k: 1 } }, context: { open_chat_id: D.aliceP2p } },
+    };
   return Buffer.from(encodeFrame({
     SeqID: 0,
     LogID: 0,
     service: 33554678,
     method: 1,
     headers: [
-      { key: "type", value: "event" },
+      { key: "type", value: type },
       { key: "message_id", value: `frame_${eventId}` },
       { key: "sum", value: "1" },
       { key: "seq", value: "0" },
@@ -53,9 +62,10 @@ async function firstInstant(
     for (const f of frames) socket.emit("message", f, true);
   });
   const dispatcher = {
-    invoke: (data: { header: { event_id: string } }) => {
+    invoke: (data: { header: { event_id: string; event_type: string } }) => {
       seen.push(data.header.event_id);
-      return Promise.resolve(undefined);
+      const card = data.header.event_type === "card.action.trigger";
+      return Promise.resolve(card ? { toast: { type: "info", content: "ok" } } : undefined);
     },
   };
   try {
@@ -67,6 +77,21 @@ async function firstInstant(
   } finally {
     client.close({ force: true });
   }
+}
+
+/** Installs only an open hook, as the bare SDK behaves otherwise. */
+function bareAtOpen(client: lark.WSClient, atOpen: (socket: SdkSocket) => void): void {
+  const sdk = client as unknown as SdkWsInternals;
+  const pingLoop = sdk.pingLoop;
+  let opened = false;
+  sdk.pingLoop = function () {
+    const socket = sdk.wsConfig.getWSInstance();
+    if (socket && !opened) {
+      opened = true;
+      atOpen(socket);
+    }
+    pingLoop.call(sdk);
+  };
 }
 
 Deno.test("hookWsClient() delivers frames that arrive inside the socket's open handler, in order, once", async () => {
@@ -85,19 +110,28 @@ Deno.test("hookWsClient() delivers frames that arrive inside the socket's open h
 
 Deno.test("hookWsClient() is needed: the bare SDK drops a frame that arrives inside the open handler", async () => {
   await using emu = await startEmulator();
-  const seen = await firstInstant(emu, [eventFrame("ev_lost")], (client, atOpen) => {
-    const sdk = client as unknown as SdkWsInternals;
-    const pingLoop = sdk.pingLoop;
-    let opened = false;
-    sdk.pingLoop = function () {
-      const socket = sdk.wsConfig.getWSInstance();
-      if (socket && !opened) {
-        opened = true;
-        atOpen(socket);
-      }
-      pingLoop.call(sdk);
-    };
-  });
+  const seen = await firstInstant(emu, [eventFrame("ev_lost")], bareAtOpen);
+  assert.deepEqual(seen, ["later"]);
+  assert.deepEqual(emu.ws.unmatchedAcks(), []);
+});
+
+Deno.test("hookWsClient() dispatches a card callback sent as a type=card frame and ACKs it with the answer", async () => {
+  await using emu = await startEmulator();
+  const seen = await firstInstant(
+    emu,
+    [eventFrame("ev_card", "card")],
+    (client, atOpen) => hookWsClient(client, { onOpen: atOpen }),
+  );
+  assert.deepEqual(seen, ["ev_card", "later"]);
+  assert.deepEqual(
+    emu.ws.unmatchedAcks().map((a) => [a.frameId, a.code, a.data]),
+    [["frame_ev_card", 200, { toast: { type: "info", content: "ok" } }]],
+  );
+});
+
+Deno.test("hookWsClient() is needed: the bare SDK drops a type=card frame without an ACK", async () => {
+  await using emu = await startEmulator();
+  const seen = await firstInstant(emu, [eventFrame("ev_card", "card")], bareAtOpen);
   assert.deepEqual(seen, ["later"]);
   assert.deepEqual(emu.ws.unmatchedAcks(), []);
 });
