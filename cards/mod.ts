@@ -5,3 +5,4 @@
  */
 
 export { progressCard, type ProgressCardOptions } from "./progress.ts";
+export { approvalCard } from "./approval.ts";

@@ -63,3 +63,29 @@ export function peekToolSchema(path: string | null): ToolSchemaSetting {
     ? value as ToolSchemaSetting
     : "auto";
 }
+
+/**
+ * Whether some account names `allowed_users` (non-empty strings), read
+ * without validation: the handshake declares the permission relay only then,
+ * since someone authenticated must answer its prompts.
+ *
+ * @example
+ * ```ts
+ * import { peekAllowedUsers } from "./peek.ts";
+ * import assert from "node:assert/strict";
+ * const path = Deno.makeTempFileSync({ suffix: ".json" });
+ * Deno.writeTextFileSync(path, JSON.stringify({ accounts: [{ alias: "a" }, { allowed_users: ["ou_1"] }] }));
+ * assert.equal(peekAllowedUsers(path), true);
+ * Deno.writeTextFileSync(path, JSON.stringify({ accounts: [{ allowed_users: [] }] }));
+ * assert.equal(peekAllowedUsers(path), false);
+ * assert.equal(peekAllowedUsers(null), false);
+ * ```
+ */
+export function peekAllowedUsers(path: string | null): boolean {
+  const accounts = readRawConfig(path)?.accounts;
+  if (!Array.isArray(accounts)) return false;
+  return accounts.some((a) => {
+    const list = (a as Record<string, unknown> | null)?.allowed_users;
+    return Array.isArray(list) && list.some((u) => typeof u === "string" && u !== "");
+  });
+}

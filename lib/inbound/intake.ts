@@ -81,7 +81,7 @@ export interface IntakeOptions {
    * The synchronous answer to a journaled card callback (the frame's ACK
    * data), computed after the commit; card callbacks only.
    */
-  answer?: (envelope: RawEnvelope) => unknown;
+  answer?: (envelope: RawEnvelope) => unknown | Promise<unknown>;
 }
 
 /** The intake of one account. */
@@ -130,7 +130,16 @@ export function createIntake(options: IntakeOptions): Intake {
       const outcome = await admit(envelope, "ws");
       const type = String(envelope.header?.event_type ?? "");
       if (outcome !== "queued" || !options.answer || !CARD_EVENT_TYPES.has(type)) return undefined;
-      return options.answer(envelope);
+      try {
+        return await options.answer(envelope);
+      } catch (err) {
+        // The click is journaled; a failed answer must not turn into a failed ACK.
+        options.log.warn("card callback answer failed; acknowledged without one", {
+          account: options.alias,
+          error: err instanceof Error ? err.message : String(err),
+        });
+        return undefined;
+      }
     },
   };
 }

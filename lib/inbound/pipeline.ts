@@ -48,7 +48,7 @@ export interface InboundSeams {
    * The synchronous answer to a card callback frame (empty, a toast, a card),
    * computed right after the intake commit; its value becomes the frame's ACK.
    */
-  answerCard?(ctx: { account: Account; envelope: RawEnvelope }): unknown;
+  answerCard?(ctx: { account: Account; envelope: RawEnvelope }): unknown | Promise<unknown>;
   /** A card callback, in chat order, after the intake commit. */
   handleCard?(ctx: { account: Account; envelope: RawEnvelope }): Promise<void>;
   /** After a message is recorded and the agent woken (the Task Card's refresh point). */

@@ -10,7 +10,7 @@ import type { Account } from "../account/mod.ts";
 import type { Config, LaunchOptions } from "../config/mod.ts";
 import type { Deps } from "../core/mod.ts";
 import { type Journal, journalPath, openJournal } from "../journal/mod.ts";
-import { createNotifier, liccInboxDir, type Notifier, type PushTarget } from "../notify/mod.ts";
+import type { Notifier } from "../notify/mod.ts";
 import { clearTyping, resumeSeen, SEEN_PREFIX } from "../presence/mod.ts";
 import type { Store } from "../store/mod.ts";
 import { backfill, type BackfillReport } from "./backfill.ts";
@@ -38,8 +38,8 @@ export interface InboundOptions {
   config: Config;
   store: Store;
   accounts: readonly Account[];
-  /** Where MCP push notifications go. */
-  push: PushTarget;
+  /** Wakes the agent (LICC, MCP pushes). */
+  notifier: Notifier;
   seams?: InboundSeams;
   /** Start the long connections (off for tests that drive the intake directly). */
   connect?: boolean;
@@ -51,13 +51,7 @@ export async function startInbound(options: InboundOptions): Promise<InboundRunt
   const { log, clock } = deps;
   const journal = await openJournal({ path: journalPath(launch.workdir), clock, log });
   const transcriber = createTranscriber(config.transcriber ?? undefined, { clock, log });
-  const notifier = createNotifier({
-    liccDir: config.notify.licc ? liccInboxDir(launch.workdir, launch.mcpName) : null,
-    claudeChannel: config.notify.claudeChannel,
-    push: options.push,
-    clock,
-    log,
-  });
+  const notifier = options.notifier;
   const intakes = new Map<string, Intake>();
   const backfills = new Map<string, BackfillStatus>();
   for (const a of options.accounts) {

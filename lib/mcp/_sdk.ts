@@ -5,5 +5,10 @@
  */
 
 export { ProtocolError, ProtocolErrorCode, Server } from "@modelcontextprotocol/server";
-export type { ServerContext, Tool, Transport } from "@modelcontextprotocol/server";
+export type {
+  ServerContext,
+  StandardSchemaV1,
+  Tool,
+  Transport,
+} from "@modelcontextprotocol/server";
 export { serveStdio, StdioServerTransport } from "@modelcontextprotocol/server/stdio";

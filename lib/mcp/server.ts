@@ -40,6 +40,12 @@ export interface McpApp {
   listResources(): ResourceEntry[];
   /** Returns the resource text, or null when the URI is unknown. Never throws. */
   readResource(uri: string): Promise<{ mimeType: string; text: string } | null>;
+  /**
+   * The Claude Code permission relay: `enabled` says whether to declare
+   * `claude/channel/permission` (someone authenticated can answer);
+   * `request` takes a `permission_request`'s params.
+   */
+  permissionRelay?: { enabled(): boolean; request(params: unknown): void };
 }
 
 /** The protocol era a connection speaks. */
@@ -55,6 +61,8 @@ export interface McpHandle {
   notifyChannel(params: { content: string; meta: Record<string, string> }): Promise<void>;
   /** Tells subscribers that a resource changed. */
   notifyResourceUpdated(uri: string): Promise<void>;
+  /** Sends a permission verdict to a Claude Code channel client. */
+  notifyPermission(params: { request_id: string; behavior: "allow" | "deny" }): Promise<void>;
 }
 
 /** Whether a payload is a failure, which the tool result marks `isError`. */
@@ -63,6 +71,16 @@ export function isErrorPayload(p: Record<string, unknown>): boolean {
 }
 
 const CLIENT_INFO_KEY = "io.modelcontextprotocol/clientInfo";
+
+/** Client → server: a tool-permission prompt to relay. */
+export const PERMISSION_REQUEST = "notifications/claude/channel/permission_request";
+/** Server → client: the verdict. */
+export const PERMISSION_VERDICT = "notifications/claude/channel/permission";
+
+/** Passes any params through (the relay checks them itself, without zod on the handshake path). */
+const ANY_PARAMS = {
+  "~standard": { version: 1, vendor: "feishu-mcp", validate: (value: unknown) => ({ value }) },
+} as unknown as sdk.StandardSchemaV1<unknown, unknown>;
 
 /**
  * Builds the server around an app.
@@ -77,13 +95,17 @@ export function createMcpServer(
   const subscriptions = new Set<string>();
 
   const instance = (era: ProtocolEra): sdk.Server => {
+    const relay = app.permissionRelay?.enabled() ? app.permissionRelay : null;
     const server = new sdk.Server(
       { name: app.name, version: app.version },
       {
         capabilities: {
           tools: {},
           resources: { subscribe: true },
-          experimental: { "claude/channel": {} },
+          experimental: {
+            "claude/channel": {},
+            ...(relay ? { "claude/channel/permission": {} } : {}),
+          },
         },
         instructions: app.instructions,
       },
@@ -94,6 +116,11 @@ export function createMcpServer(
       if (current === mine) current = null;
     };
     installHandlers(server, era, app, subscriptions, hooks);
+    if (relay) {
+      server.setNotificationHandler(PERMISSION_REQUEST, { params: ANY_PARAMS }, (params) => {
+        relay.request(params);
+      });
+    }
     return server;
   };
 
@@ -102,6 +129,9 @@ export function createMcpServer(
     era: () => current?.era ?? null,
     notifyChannel: async (params) => {
       await current?.server.notification({ method: "notifications/claude/channel", params });
+    },
+    notifyPermission: async (params) => {
+      await current?.server.notification({ method: PERMISSION_VERDICT, params });
     },
     notifyResourceUpdated: async (uri) => {
       if (!current) return;

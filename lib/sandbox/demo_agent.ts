@@ -41,10 +41,51 @@ const HELP = [
   "- anything else — I echo it back as markdown",
 ].join("\n");
 
+/** The choice a click on the demo card carries (`{"demo": …}`), or null. */
+function demoChoice(content: string): string | null {
+  const json = content.slice(content.indexOf("] ") + 2);
+  try {
+    const value = JSON.parse(json) as { demo?: unknown };
+    return typeof value.demo === "string" ? value.demo : null;
+  } catch {
+    return null;
+  }
+}
+
+/** A click on the demo card: the card itself changes to show the choice. */
+async function answerClick(push: ChannelPush, call: ToolCall): Promise<void> {
+  const card = push.meta.source_message_id;
+  const choice = demoChoice(push.content);
+  if (!card || !choice) return;
+  const who = push.meta.user ?? "someone";
+  await call("edit", {
+    message_id: card,
+    content: {
+      type: "card",
+      card: {
+        schema: "2.0",
+        config: { update_multi: true },
+        header: {
+          title: { tag: "plain_text", content: choice === "approve" ? "Approved" : "Rejected" },
+          template: choice === "approve" ? "green" : "red",
+        },
+        body: {
+          elements: [{
+            tag: "markdown",
+            content: `**${who}** chose **${choice}**. The agent saw the click as a ` +
+              "`card_action` record and edited this card in place.",
+          }],
+        },
+      },
+    },
+  });
+}
+
 /** Handles one inbound message. Never throws (errors are returned as text). */
 export async function answer(push: ChannelPush, call: ToolCall): Promise<void> {
   const id = push.meta.message_id;
   if (!id) return;
+  if (push.meta.message_type === "card_action") return await answerClick(push, call);
   const text = push.content.trim();
   const lower = text.toLowerCase();
   const reply = (content: Record<string, unknown>) => call("reply", { message_id: id, content });

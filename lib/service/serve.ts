@@ -13,7 +13,7 @@ import { defaultDeps, guardStdout, stateDir } from "../core/mod.ts";
 import { createMcpServer, type McpApp } from "../mcp/server.ts";
 import { serveStdio } from "../mcp/stdio.ts";
 import { chooseProjection } from "../mcp/projection.ts";
-import { peekToolSchema, type ToolSchemaSetting } from "../config/peek.ts";
+import { peekAllowedUsers, peekToolSchema, type ToolSchemaSetting } from "../config/peek.ts";
 import type { PushTarget } from "../notify/mod.ts";
 import { acquireWorkdirLock, type WorkdirLock } from "../store/lock.ts";
 import { INSTRUCTIONS, SERVER_NAME, VERSION } from "./about.ts";
@@ -45,6 +45,7 @@ export async function serve(launch: LaunchOptions): Promise<void> {
   const lingtaiAgentDir = Boolean(Deno.env.get("LINGTAI_AGENT_DIR"));
   let loading: Promise<Service> | null = null;
   let setting: ToolSchemaSetting | undefined;
+  let relayDeclared: boolean | undefined;
   let listed: { client: string | null; setting: string; projection: string } | null = null;
   const mcpView = (): McpView => ({
     era: mcp.era(),
@@ -56,6 +57,7 @@ export async function serve(launch: LaunchOptions): Promise<void> {
   const push: PushTarget = {
     notifyChannel: (params) => mcp.notifyChannel(params),
     notifyResourceUpdated: (uri) => mcp.notifyResourceUpdated(uri),
+    notifyPermission: (params) => mcp.notifyPermission(params),
   };
   const service = () =>
     loading ??= import("./start.ts").then((m) =>
@@ -87,6 +89,13 @@ export async function serve(launch: LaunchOptions): Promise<void> {
     callTool: (args) => track(service().then((s) => s.app.callTool(args))),
     listResources: resourceList,
     readResource: (uri) => track(service().then((s) => s.app.readResource(uri))),
+    permissionRelay: {
+      enabled: () => relayDeclared ??= peekAllowedUsers(launch.configPath),
+      request: (params) =>
+        void track(service().then((s) => s.permission?.request(params))).catch((err) =>
+          deps.log.warn("permission request not relayed", { error: (err as Error).message })
+        ),
+    },
   };
   const mcp = createMcpServer(app, { onToolsListed: () => setTimeout(service, 0) });
   // Inbound work must start even if the client never lists tools.

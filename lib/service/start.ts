@@ -19,8 +19,10 @@ import {
 import { type Config, type LaunchOptions, loadConfig } from "../config/mod.ts";
 import { type Deps, failure, writeFileAtomic } from "../core/mod.ts";
 import { type InboundRuntime, type InboundSeams, startInbound } from "../inbound/mod.ts";
+import { createCardCallbacks } from "../callbacks/mod.ts";
 import { type McpApp, validateToolCall } from "../mcp/mod.ts";
-import type { PushTarget } from "../notify/mod.ts";
+import { createNotifier, liccInboxDir, type PushTarget } from "../notify/mod.ts";
+import { createPermissionRelay, type PermissionRelay } from "../permission/mod.ts";
 import { openStore, type Store, type WorkdirLock } from "../store/mod.ts";
 import { VERSION } from "./about.ts";
 import { probeConfinement } from "./confinement.ts";
@@ -33,6 +35,8 @@ export type ServiceApp = Pick<McpApp, "callTool" | "readResource">;
 /** A started service. */
 export interface Service {
   app: ServiceApp;
+  /** The permission relay (tool prompts answered from Feishu), when configured. */
+  permission: PermissionRelay | null;
   status(): ServiceStatus;
   close(): Promise<void>;
 }
@@ -121,16 +125,43 @@ export async function startService(
   }
 
   let inbound: InboundRuntime | null = null;
+  let permission: PermissionRelay | null = null;
   if (context) {
     try {
+      const notifier = createNotifier({
+        liccDir: context.config.notify.licc ? liccInboxDir(launch.workdir, launch.mcpName) : null,
+        claudeChannel: context.config.notify.claudeChannel,
+        push: options.push,
+        clock: deps.clock,
+        log,
+      });
+      const relay = createPermissionRelay({
+        accounts,
+        clock: deps.clock,
+        log,
+        notifyVerdict: (v) => options.push.notifyPermission?.(v) ?? Promise.resolve(),
+      });
+      permission = relay.enabled ? relay : null;
+      const cards = createCardCallbacks({
+        store: context.store,
+        notifier,
+        clock: deps.clock,
+        log,
+        votes: permission ?? undefined,
+      });
       inbound = await startInbound({
         deps,
         launch,
         config: context.config,
         store: context.store,
         accounts,
-        push: options.push,
-        seams: options.seams,
+        notifier,
+        seams: composeSeams({
+          answerCard: cards.answer,
+          handleCard: cards.handle,
+          relay: permission,
+          extra: options.seams,
+        }),
         connect: options.connect,
       });
     } catch (err) {
@@ -177,6 +208,7 @@ export async function startService(
 
   return {
     app,
+    permission,
     status,
     async close() {
       await inbound?.close().catch((err) =>
@@ -186,6 +218,37 @@ export async function startService(
       outbound.close();
       store?.close();
       options.lock.release();
+    },
+  };
+}
+
+/**
+ * The product's inbound seams: card callbacks, typed permission answers
+ * (before local commands), the relay's note of who woke the agent; a test's
+ * `extra` seams replace the card steps and run after the product's own.
+ */
+function composeSeams(parts: {
+  answerCard: NonNullable<InboundSeams["answerCard"]>;
+  handleCard: NonNullable<InboundSeams["handleCard"]>;
+  relay: PermissionRelay | null;
+  extra?: InboundSeams;
+}): InboundSeams {
+  const { relay, extra } = parts;
+  return {
+    answerCard: extra?.answerCard ?? parts.answerCard,
+    handleCard: extra?.handleCard ?? parts.handleCard,
+    async interceptCommand(ctx) {
+      if (relay && await relay.typed(ctx.account, ctx.record)) return true;
+      return await extra?.interceptCommand?.(ctx) ?? false;
+    },
+    async afterMessage(ctx) {
+      relay?.noteWake({
+        alias: ctx.account.alias,
+        chatId: ctx.record.chat_id,
+        threadId: ctx.record.thread_id,
+        messageId: ctx.record.feishu_message_id,
+      });
+      await extra?.afterMessage?.(ctx);
     },
   };
 }

@@ -22,6 +22,7 @@ export type {
   AttachmentDescriptor,
   AttachmentSummary,
   AttachmentType,
+  CardActionRecord,
   IncomingMessageRecord,
   Mention,
   MessageContent,

@@ -1,0 +1,7 @@
+/**
+ * The permission relay for Claude Code channels: tool-permission prompts
+ * answered from Feishu by an allowed user.
+ * @module
+ */
+
+export { createPermissionRelay, type PermissionRelay, type PermissionVerdict } from "./relay.ts";

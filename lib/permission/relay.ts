@@ -1,0 +1,280 @@
+/**
+ * The permission relay for Claude Code channels: a tool-permission prompt
+ * from the client (`notifications/claude/channel/permission_request`)
+ * becomes an approval card in the conversation that most recently woke the
+ * agent (else the first allowed user's DM); the first answer of an allowed
+ * user — a button click, or a typed `yes <id>` / `no <id>` in that
+ * conversation — goes back to the client exactly once
+ * (`notifications/claude/channel/permission`), and the card then shows the
+ * verdict and who gave it. Any other click (someone not allowed, a second
+ * answer, an unknown or expired request) changes nothing and gets a toast.
+ *
+ * Requests live in memory: they belong to the client session that asked,
+ * which ends with this process.
+ * @module
+ */
+
+import { approvalCard } from "../../cards/mod.ts";
+import type { Account } from "../account/mod.ts";
+import { type CardCallback, permissionValue, type PermissionVote } from "../callbacks/mod.ts";
+import type { Clock, Logger } from "../core/mod.ts";
+import { type DeliveryRoute, PRIORITY, wireBody } from "../outbound/mod.ts";
+import { chunkUuids } from "../outbound/mod.ts";
+import type { IncomingMessageRecord } from "../store/mod.ts";
+import { parsePermissionRequest, type PermissionRequest, typedVerdict } from "./wire.ts";
+
+/** How long a request can be answered here. */
+export const REQUEST_TTL_MS = 30 * 60_000;
+/** Requests kept (answered ones are dropped oldest first beyond this). */
+export const MAX_REQUESTS = 200;
+
+/** The verdict sent to the client. */
+export interface PermissionVerdict {
+  request_id: string;
+  behavior: "allow" | "deny";
+}
+
+/** Where a conversation last woke the agent. */
+export interface WakeTarget {
+  alias: string;
+  chatId: string;
+  threadId: string | null;
+  /** A message in the conversation (a topic's replies go under it). */
+  messageId: string | null;
+}
+
+interface Pending {
+  req: PermissionRequest;
+  alias: string;
+  chatId: string | null;
+  messageId: string | null;
+  createdAt: number;
+  verdict?: { behavior: "allow" | "deny"; by: string; byOpenId: string; atMs: number };
+}
+
+/** What the relay has seen (status). */
+export interface RelayCounters {
+  requests: number;
+  cards: number;
+  verdicts: number;
+  refused: number;
+  undelivered: number;
+}
+
+/** Options of {@link createPermissionRelay}. */
+export interface RelayOptions {
+  accounts: readonly Account[];
+  clock: Clock;
+  log: Logger;
+  /** Sends the verdict notification to the client. */
+  notifyVerdict(verdict: PermissionVerdict): Promise<void>;
+  ttlMs?: number;
+}
+
+/** A running relay. */
+export interface PermissionRelay {
+  /** Whether someone authenticated can answer (an account with `allowed_users`). */
+  readonly enabled: boolean;
+  /** A prompt from the client: sends its approval card. Never throws. */
+  request(params: unknown): Promise<void>;
+  /** A click on an approval card button; returns the callback's answer. */
+  click(account: Account, cb: CardCallback, vote: PermissionVote): unknown;
+  /** A typed `yes <id>` / `no <id>`: true when it answered a request here. */
+  typed(account: Account, record: IncomingMessageRecord): Promise<boolean>;
+  /** A conversation woke the agent. */
+  noteWake(target: WakeTarget): void;
+  counters: RelayCounters;
+}
+
+function toast(type: "info" | "success" | "warning" | "error", content: string) {
+  return { toast: { type, content } };
+}
+
+/** Builds the relay. */
+export function createPermissionRelay(options: RelayOptions): PermissionRelay {
+  const { clock, log } = options;
+  const ttl = options.ttlMs ?? REQUEST_TTL_MS;
+  const gated = options.accounts.filter((a) => (a.allowedUsers?.length ?? 0) > 0);
+  const byAlias = new Map(options.accounts.map((a) => [a.alias, a]));
+  const pending = new Map<string, Pending>();
+  const counters: RelayCounters = {
+    requests: 0,
+    cards: 0,
+    verdicts: 0,
+    refused: 0,
+    undelivered: 0,
+  };
+  let lastWake: WakeTarget | null = null;
+
+  const allowedIn = (account: Account, openId: string) =>
+    openId !== "" && (account.allowedUsers ?? []).includes(openId);
+
+  const cardOf = (p: Pending, expired = false) =>
+    approvalCard({
+      requestId: p.req.request_id,
+      toolName: p.req.tool_name,
+      description: p.req.description,
+      inputPreview: p.req.input_preview,
+      allowValue: permissionValue({ requestId: p.req.request_id, behavior: "allow" }),
+      denyValue: permissionValue({ requestId: p.req.request_id, behavior: "deny" }),
+      verdict: p.verdict,
+      expired,
+    });
+
+  /** Where a new approval card goes. */
+  function target(): { account: Account; route: DeliveryRoute; chatId: string | null } | null {
+    const wake = lastWake;
+    const account = wake ? byAlias.get(wake.alias) : undefined;
+    if (wake && account && gated.includes(account)) {
+      const route: DeliveryRoute = wake.threadId && wake.messageId
+        ? { kind: "reply", targetId: wake.messageId, chatId: wake.chatId, replyInThread: true }
+        : { kind: "create", receiveId: wake.chatId, receiveIdType: "chat_id" };
+      return { account, route, chatId: wake.chatId };
+    }
+    const first = gated[0];
+    if (!first) return null;
+    return {
+      account: first,
+      route: { kind: "create", receiveId: first.allowedUsers![0]!, receiveIdType: "open_id" },
+      chatId: null,
+    };
+  }
+
+  function prune(): void {
+    if (pending.size <= MAX_REQUESTS) return;
+    for (const [id, p] of pending) {
+      if (pending.size <= MAX_REQUESTS) break;
+      if (p.verdict || clock.now() - p.createdAt > ttl) pending.delete(id);
+    }
+  }
+
+  function decide(p: Pending, behavior: "allow" | "deny", by: string, byOpenId: string): void {
+    p.verdict = { behavior, by, byOpenId, atMs: clock.now() };
+    counters.verdicts++;
+    log.info("permission verdict relayed", { request: p.req.request_id, behavior });
+    options.notifyVerdict({ request_id: p.req.request_id, behavior }).catch((err) =>
+      log.warn("permission verdict not sent", { error: (err as Error).message })
+    );
+  }
+
+  async function displayName(account: Account, openId: string): Promise<string> {
+    return account.names.known(openId) ?? await account.names.resolve(openId) ?? openId;
+  }
+
+  return {
+    enabled: gated.length > 0,
+    counters,
+    noteWake(t) {
+      lastWake = t;
+    },
+    async request(params) {
+      const req = parsePermissionRequest(params);
+      if (!req) {
+        log.warn("permission request with unexpected params ignored");
+        return;
+      }
+      if (pending.has(req.request_id)) return;
+      counters.requests++;
+      const where = target();
+      if (!where) {
+        counters.undelivered++;
+        log.warn("permission request not relayed: no account has allowed_users");
+        return;
+      }
+      const p: Pending = {
+        req,
+        alias: where.account.alias,
+        chatId: where.chatId,
+        messageId: null,
+        createdAt: clock.now(),
+      };
+      pending.set(req.request_id, p);
+      prune();
+      try {
+        const out = await where.account.outbox.deliver({
+          route: where.route,
+          bodies: [wireBody("interactive", cardOf(p))],
+          uuids: chunkUuids({
+            account: where.account.alias,
+            idempotencyKey: `permission:${req.request_id}:${p.createdAt}`,
+            count: 1,
+          }, { newId: () => crypto.randomUUID() }),
+          priority: PRIORITY.answer,
+        });
+        const sent = out.delivered[0];
+        if (!sent) throw out.failure ?? new Error("no message was delivered");
+        p.messageId = sent.messageId;
+        p.chatId = sent.chatId || p.chatId;
+        counters.cards++;
+      } catch (err) {
+        counters.undelivered++;
+        log.warn("approval card not sent", {
+          account: where.account.alias,
+          error: (err as Error).message,
+        });
+      }
+    },
+    click(account, cb, vote) {
+      const p = pending.get(vote.requestId);
+      if (!p || p.alias !== account.alias) {
+        counters.refused++;
+        return toast("error", "This permission request is unknown here or has ended.");
+      }
+      if (!allowedIn(account, cb.operator.open_id)) {
+        counters.refused++;
+        return toast("error", "Only an allowed user can answer this request.");
+      }
+      if (p.verdict) {
+        counters.refused++;
+        const what = p.verdict.behavior === "allow" ? "allowed" : "denied";
+        return toast("info", `Already answered: ${what} by ${p.verdict.by}.`);
+      }
+      if (clock.now() - p.createdAt > ttl) {
+        counters.refused++;
+        return toast("warning", "This permission request has expired.");
+      }
+      const openId = cb.operator.open_id;
+      decide(p, vote.behavior, cb.operator.name ?? account.names.known(openId) ?? openId, openId);
+      return {
+        ...toast(
+          vote.behavior === "allow" ? "success" : "warning",
+          vote.behavior === "allow" ? "Allowed" : "Denied",
+        ),
+        card: { type: "raw", data: cardOf(p) },
+      };
+    },
+    async typed(account, record) {
+      // In a group the answer comes with an @-mention of the bot; it is not part of the answer.
+      const bot = account.identity.botOpenId();
+      let text = record.text;
+      for (const m of record.mentions) {
+        if (m.name && (m.is_bot || (bot !== null && m.open_id === bot))) {
+          text = text.replaceAll(`@${m.name}`, " ");
+        }
+      }
+      const t = typedVerdict(text);
+      if (!t) return false;
+      const p = pending.get(t.requestId);
+      if (!p || p.alias !== account.alias || p.chatId !== record.chat_id) return false;
+      if (!allowedIn(account, record.from_open_id)) return false;
+      if (p.verdict || clock.now() - p.createdAt > ttl) {
+        log.info("typed permission answer ignored: already answered or expired", {
+          request: t.requestId,
+        });
+        return true;
+      }
+      const by = record.from_name || await displayName(account, record.from_open_id);
+      decide(p, t.behavior, by, record.from_open_id);
+      if (p.messageId) {
+        await account.outbox.edit({
+          chatId: record.chat_id,
+          messageId: p.messageId,
+          method: "PATCH",
+          body: wireBody("interactive", cardOf(p)),
+          priority: PRIORITY.update,
+        }).catch((err) => log.warn("approval card not updated", { error: (err as Error).message }));
+      }
+      return true;
+    },
+  };
+}
