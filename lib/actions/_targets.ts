@@ -39,7 +39,8 @@ export function parseMessageRef(messageId: string, field = "message_id"): Compou
   if (isSyntheticId(id)) {
     throw invalid(
       `Expected the id of a Feishu message but found '${messageId}', a synthetic record ` +
-        "(a channel event or a card click); it cannot be replied to, reacted to, edited or deleted",
+        "(a channel event or a card click); it cannot be replied to, reacted to, edited or deleted. " +
+        "To answer a card click, edit the card its source_message_ref names or send to its chat",
     );
   }
   requireFeishuId(`${field} (its chat part)`, id.chatId);

@@ -1,0 +1,273 @@
+/**
+ * End to end, card callbacks: the real server over stdio (real MCP client)
+ * against the emulator's long connection (real node-sdk inside the server).
+ * A business click becomes exactly one `card_action` record in the card's
+ * conversation and one wake; a duplicate delivery, a redelivery after a
+ * restart, an actor outside `allowed_users` or no actor at all make none; a
+ * click is answered while its chat is still busy, and handled after the
+ * chat's earlier message, while another chat goes on.
+ */
+
+import assert from "node:assert/strict";
+import {
+  DEFAULT_IDS as D,
+  type Emulator,
+  ManualEmuClock,
+  startEmulator,
+} from "../lib/emulator/mod.ts";
+import { type Bridge, bridgeConfig, startBridge, until } from "./_inbound.ts";
+
+type Rec = Record<string, unknown>;
+const RESOURCE = "/open-apis/im/v1/messages/:message_id/resources/:file_key";
+
+/** A schema-2.0 card with one callback button. */
+function card(title: string, value: Rec): Rec {
+  return {
+    schema: "2.0",
+    header: { title: { tag: "plain_text", content: title } },
+    body: {
+      elements: [
+        { tag: "markdown", content: `**${title}**` },
+        {
+          tag: "button",
+          text: { tag: "plain_text", content: "Confirm" },
+          type: "primary",
+          behaviors: [{ type: "callback", value }],
+        },
+      ],
+    },
+  };
+}
+
+/** The bridge sends a card to a chat; returns its Feishu message id. */
+async function sendCard(bridge: Bridge, emu: Emulator, chatId: string): Promise<string> {
+  const out = await bridge.call("send", {
+    receive_id: chatId,
+    receive_id_type: "chat_id",
+    content: { type: "card", card: card("Deploy?", { action: "confirm" }) },
+  });
+  assert.equal(out.status, "sent", JSON.stringify(out));
+  return emu.lastSent(chatId)!.messageId;
+}
+
+/** The card_action records of a chat. */
+async function clicks(bridge: Bridge, chatId: string): Promise<Rec[]> {
+  return (await bridge.records(chatId)).filter((r) => r.message_type === "card_action");
+}
+
+/** A raw click envelope, as Feishu sends it (`operator` empty without an actor). */
+function rawClick(eventId: string, openId: string | null, cardId: string, chatId: string) {
+  return {
+    schema: "2.0" as const,
+    header: {
+      event_id: eventId,
+      event_type: "card.action.trigger",
+      create_time: String(Date.now()),
+      token: "",
+      app_id: D.appId,
+      tenant_key: "tk_emu",
+    },
+    event: {
+      operator: openId ? { open_id: openId } : {},
+      action: { tag: "button", value: { action: "confirm" } },
+      context: { open_message_id: cardId, open_chat_id: chatId },
+    },
+  };
+}
+
+function startOn(emu: Emulator, extra: { account?: Rec; workdir?: string } = {}) {
+  return startBridge({
+    config: bridgeConfig(emu.url, { account: extra.account }),
+    workdir: extra.workdir,
+  });
+}
+
+Deno.test("a click becomes one card_action record in the card's chat and one wake; a second click on the same button is a second record", async () => {
+  await using emu = await startEmulator();
+  const bridge = await startOn(emu);
+  try {
+    await emu.ws.whenReady();
+    const cardId = await sendCard(bridge, emu, D.aliceP2p);
+    const first = emu.clickCard({
+      user: D.alice.openId,
+      messageId: cardId,
+      value: '{"action":"confirm"}',
+      tag: "button",
+      push: { duplicate: true },
+    });
+    const answered = await first.result;
+    assert.equal(answered.ackCode, 200);
+    assert.deepEqual(answered.toast, { type: "info", content: "Sent to the agent." });
+    await bridge.channel.atLeast(1);
+    const second = emu.clickCard({
+      user: D.alice.openId,
+      messageId: cardId,
+      value: { action: "confirm" },
+      tag: "button",
+    });
+    await second.result;
+    const pushes = await bridge.channel.atLeast(2);
+
+    const records = await clicks(bridge, D.aliceP2p);
+    assert.deepEqual(records.map((r) => r.feishu_event_id), [first.eventId, second.eventId]);
+    const r = records[0]!;
+    assert.equal(r.id, `main:${D.aliceP2p}:callback-${first.eventId}`);
+    assert.equal(r.event_type, "card_action");
+    assert.equal(r.from_open_id, D.alice.openId);
+    assert.equal(r.source_message_id, cardId);
+    assert.equal(r.source_message_ref, `main:${D.aliceP2p}:${cardId}`);
+    assert.equal(r.text, '[card action: button] {"action": "confirm"}');
+    assert.deepEqual((r.content as { action: Rec }).action.value, { action: "confirm" });
+    assert.deepEqual((r.card_action as { action: Rec }).action.value, { action: "confirm" });
+    assert.equal(((r.feishu as Rec).header as Rec).event_id, first.eventId);
+
+    assert.equal(pushes.length, 2);
+    for (const p of pushes) {
+      assert.equal(p.meta.message_type, "card_action");
+      assert.equal(p.meta.chat_id, D.aliceP2p);
+      assert.equal(p.meta.source_message_id, `main:${D.aliceP2p}:${cardId}`);
+    }
+    // The duplicate delivery was journaled once: one record, one wake.
+    assert.equal(bridge.channel.items.length, 2);
+    // The agent answers a click by editing the card it names.
+    const edited = await bridge.call("edit", {
+      message_id: pushes[0]!.meta.source_message_id,
+      content: { type: "card", card: card("Deployed", { action: "undo" }) },
+    });
+    assert.equal(edited.status, "edited", JSON.stringify(edited));
+    assert.match(emu.messages(D.aliceP2p).find((m) => m.messageId === cardId)!.content, /Deployed/);
+    // A callback record is not a message to reply to.
+    const reply = await bridge.call("reply", { message_id: r.id, text: "ok" });
+    assert.equal(reply.error_code, "INVALID_ARGUMENT", JSON.stringify(reply));
+    assert.match(String(reply.error), /source_message_ref/);
+  } finally {
+    await bridge.close();
+  }
+});
+
+Deno.test("a click redelivered after a restart is not recorded again and wakes no one", async () => {
+  const clock = new ManualEmuClock(Date.now());
+  await using emu = await startEmulator({ clock });
+  const workdir = await Deno.makeTempDir({ prefix: "feishu-mcp-cards-" });
+  let bridge = await startOn(emu, { workdir });
+  const cardId = await sendCard(bridge, emu, D.aliceP2p);
+  await emu.ws.whenReady();
+  // The first ACK is lost: Feishu will push the same event again.
+  emu.ws.withholdAcks(true);
+  const click = emu.clickCard({ user: D.alice.openId, messageId: cardId, value: { k: 1 } });
+  await bridge.channel.atLeast(1);
+  await bridge.close();
+  emu.ws.withholdAcks(false);
+
+  bridge = await startOn(emu, { workdir });
+  try {
+    await emu.ws.whenReady();
+    clock.advance(3_000); // the ACK timeout: redelivered to the new server
+    const ack = await emu.event(click.eventId)!.ackPromise;
+    assert.equal(ack.code, 200);
+    assert.ok(emu.event(click.eventId)!.redeliveries >= 1);
+    // A later message in the same chat proves the redelivered click was handled first.
+    emu.userSends({ user: D.alice.openId, chat: D.aliceP2p, text: "after" });
+    const pushes = await bridge.channel.atLeast(1);
+    assert.deepEqual(pushes.map((p) => p.meta.message_type), ["text"]);
+    assert.equal((await clicks(bridge, D.aliceP2p)).length, 1);
+  } finally {
+    await bridge.close();
+  }
+});
+
+Deno.test("clicks by someone outside allowed_users, or without an actor, make no record and no wake; the refused user sees why", async () => {
+  await using emu = await startEmulator();
+  const bridge = await startOn(emu, { account: { allowed_users: [D.alice.openId] } });
+  try {
+    await emu.ws.whenReady();
+    const cardId = await sendCard(bridge, emu, D.team);
+    const refused = await emu.clickCard({
+      user: D.bob.openId,
+      messageId: cardId,
+      value: { action: "confirm" },
+    }).result;
+    assert.deepEqual(refused.toast, {
+      type: "error",
+      content: "You are not allowed to use this card.",
+    });
+    // No actor at all, sent in a type=card frame (the node-sdk alone would drop it).
+    emu.ws.sendCardFrame(rawClick("ev_no_actor", null, cardId, D.team));
+    // Alice's click, after both, is the only one recorded.
+    await emu.clickCard({ user: D.alice.openId, messageId: cardId, value: { action: "ok" } })
+      .result;
+    const pushes = await bridge.channel.atLeast(1);
+    const records = await clicks(bridge, D.team);
+    assert.deepEqual(records.map((r) => r.from_open_id), [D.alice.openId]);
+    assert.equal(pushes.length, 1);
+    assert.equal(pushes[0]!.meta.open_id, D.alice.openId);
+    assert.equal(pushes[0]!.meta.chat_id, D.team);
+    const acks = emu.ws.unmatchedAcks().map((a) => a.code);
+    assert.deepEqual(acks, [200], "the type=card frame was acknowledged");
+  } finally {
+    await bridge.close();
+  }
+});
+
+Deno.test("a click in a type=card frame is recorded like any other", async () => {
+  await using emu = await startEmulator();
+  const bridge = await startOn(emu);
+  try {
+    await emu.ws.whenReady();
+    const cardId = await sendCard(bridge, emu, D.aliceP2p);
+    emu.ws.sendCardFrame(rawClick("ev_card_frame", D.alice.openId, cardId, D.aliceP2p));
+    await bridge.channel.atLeast(1);
+    const records = await clicks(bridge, D.aliceP2p);
+    assert.deepEqual(records.map((r) => r.feishu_event_id), ["ev_card_frame"]);
+    assert.deepEqual(emu.ws.unmatchedAcks().map((a) => [a.code, a.data]), [[200, {
+      toast: { type: "info", content: "Sent to the agent." },
+    }]]);
+  } finally {
+    await bridge.close();
+  }
+});
+
+Deno.test("a click is answered while its chat is busy, handled after the chat's earlier message, and another chat's click goes on meanwhile", async () => {
+  const clock = new ManualEmuClock(Date.now());
+  await using emu = await startEmulator({ clock });
+  const bridge = await startOn(emu);
+  try {
+    await emu.ws.whenReady();
+    const aliceCard = await sendCard(bridge, emu, D.aliceP2p);
+    const bobCard = await sendCard(bridge, emu, D.bobP2p);
+    // Alice's image holds her chat: its download waits on the emulator clock.
+    emu.faults.add({ method: "GET", path: RESOURCE, times: 1, respond: { delayMs: 60_000 } });
+    const image = emu.userSends({
+      user: D.alice.openId,
+      chat: D.aliceP2p,
+      image: { bytes: crypto.getRandomValues(new Uint8Array(128)) },
+    });
+    await emu.waitFor(() => emu.requests({ method: "GET", path: RESOURCE }).length === 1);
+    const aliceClick = emu.clickCard({
+      user: D.alice.openId,
+      messageId: aliceCard,
+      value: { n: 1 },
+    });
+    const answered = await aliceClick.result;
+    assert.equal(answered.ackCode, 200);
+    // Answered while the image is still downloading: nothing of Alice's is recorded yet.
+    assert.deepEqual(
+      await bridge.records(D.aliceP2p).then((r) => r.filter((x) => x._direction !== "outgoing")),
+      [],
+    );
+
+    const bobClick = emu.clickCard({ user: D.bob.openId, messageId: bobCard, value: { n: 2 } });
+    await bobClick.result;
+    const first = await bridge.channel.atLeast(1);
+    assert.equal(first[0]!.meta.chat_id, D.bobP2p, "Bob's chat is not held by Alice's");
+
+    clock.advance(60_000);
+    const all = await bridge.channel.atLeast(3);
+    const alice = all.filter((p) => p.meta.chat_id === D.aliceP2p).map((p) => p.meta.message_type);
+    assert.deepEqual(alice, ["image", "card_action"]);
+    await until(async () => (await clicks(bridge, D.aliceP2p)).length === 1);
+    assert.ok(image.messageId);
+  } finally {
+    await bridge.close();
+  }
+});
