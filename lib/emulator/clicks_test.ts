@@ -133,6 +133,29 @@ Deno.test("a type=card click ACKed by a raw client is matched by frame id and ap
     assert.equal(emu.world.messages.get(id)?.content, JSON.stringify(DONE));
     assert.deepEqual(emu.ws.unmatchedAcks(), []);
     assert.equal(emu.event(click.eventId)?.status, "acked");
+
+    // push.frameType overrides the setting for one click, and works for any event.
+    const asEvent = emu.clickCard({
+      user: D.bob.openId,
+      messageId: id,
+      value: {},
+      push: { frameType: "event" },
+    });
+    const second = await raw.frame(2);
+    assert.equal(header(second, "type"), "event");
+    raw.ack(second, {});
+    assert.equal((await asEvent.result).ackCode, 200);
+    const message = emu.userSends({
+      user: D.alice.openId,
+      chat: D.aliceP2p,
+      text: "in a card frame",
+      push: { frameType: "card" },
+    });
+    const third = await raw.frame(3);
+    assert.equal(header(third, "type"), "card");
+    raw.ack(third, {});
+    assert.equal((await message.ack).code, 200);
+    assert.deepEqual(emu.ws.unmatchedAcks(), []);
   } finally {
     await raw.close();
   }
