@@ -1,23 +1,20 @@
 /**
- * Scripted actions other than sending: reactions, reads, the bot joining or
- * leaving a chat, recalls, and card clicks (which await the ACK, decode its
- * `data`, record the toast and apply a `raw` card to the message).
+ * Scripted actions other than sending and card clicks: reactions, reads, the
+ * bot joining or leaving a chat, and recalls.
  * @module
  */
 
 import {
-  type CardAction,
   type EventEnv,
   pushBotMemberEvent,
-  pushCardEvent,
   pushReactionEvent,
   pushReadEvent,
   pushRecalledEvent,
 } from "./events.ts";
 import type { Inbound } from "./inbound.ts";
 import { actors } from "./inbound.ts";
-import { addReaction, recallMessage, removeReaction, setBotMember, updateContent } from "./ops.ts";
-import type { App, CardResult, StoredMessage, Toast, User } from "./world.ts";
+import { addReaction, recallMessage, removeReaction, setBotMember } from "./ops.ts";
+import type { App, StoredMessage, User } from "./world.ts";
 import type { PushOptions } from "./ws/mod.ts";
 
 function fail(msg: string): never {
@@ -133,72 +130,4 @@ export function recall(
     recallType: input.recallType,
   });
   return { eventId: record.eventId, messageId: message.messageId, ack: record.ackPromise };
-}
-
-/** A card click and its outcome. */
-export interface Click extends Inbound {
-  /** Resolves after the ACK was applied, with what it produced. */
-  result: Promise<CardResult>;
-}
-
-function asToast(v: unknown): Toast | undefined {
-  return typeof v === "object" && v !== null ? v as Toast : undefined;
-}
-
-/**
- * A user clicks a card: pushes `card.action.trigger`; when the ACK arrives its
- * `data` (`{toast, card}`) is recorded and a `raw` card replaces the message
- * content (`updated: true`).
- */
-export function clickCard(
-  env: EventEnv,
-  input: { user: string; messageId: string; action: CardAction; app?: string; push?: PushOptions },
-): Click {
-  const { core } = env;
-  const message = messageOf(env, input.messageId);
-  if (message.msgType !== "interactive") {
-    fail(`Expected an interactive message but found ${message.msgType}`);
-  }
-  const { app, user } = actors(core, { user: input.user, chat: message.chatId, app: input.app });
-  let resolveResult!: (r: CardResult) => void;
-  const result = new Promise<CardResult>((r) => (resolveResult = r));
-  const record = pushCardEvent(env, {
-    app,
-    message,
-    operator: user,
-    action: input.action,
-    options: {
-      ...input.push,
-      onAck: (ack) => {
-        const data = typeof ack.data === "object" && ack.data !== null
-          ? ack.data as { toast?: unknown; card?: { type?: unknown; data?: unknown } }
-          : {};
-        const card = typeof data.card === "object" && data.card !== null
-          ? { type: String(data.card.type), data: data.card.data }
-          : undefined;
-        const applied = card?.type === "raw" && card.data !== undefined;
-        if (applied) {
-          updateContent(core, message, { content: JSON.stringify(card.data), countEdit: false });
-        }
-        const r: CardResult = {
-          eventId: record.eventId,
-          messageId: message.messageId,
-          userOpenId: user.openId,
-          ackCode: ack.code,
-          toast: asToast(data.toast),
-          card,
-          applied,
-          at: core.clock.now(),
-        };
-        core.world.cardResults.push(r);
-        core.feed.emit({
-          kind: "card.result",
-          chat_id: message.chatId,
-          message_id: message.messageId,
-        });
-        resolveResult(r);
-      },
-    },
-  });
-  return { eventId: record.eventId, messageId: message.messageId, ack: record.ackPromise, result };
 }

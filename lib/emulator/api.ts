@@ -4,7 +4,7 @@
  * @module
  */
 
-import type { Click } from "./actions.ts";
+import type { Click } from "./clicks.ts";
 import type { EmuClock } from "./clock.ts";
 import type { ClientConfig, EmuErrorRecord, RequestRecord, Settings } from "./core.ts";
 import type { CardAction } from "./events.ts";
@@ -12,11 +12,12 @@ import type { FaultRule } from "./faults.ts";
 import type { ChangeFeed, WaitOptions } from "./feed.ts";
 import type { Inbound, UserMessageInput } from "./inbound.ts";
 import type { EventEnvelope } from "./views.ts";
-import type { CardResult, Reaction, StoredMessage, World } from "./world.ts";
+import type { CardCallbackMode, CardResult, Reaction, StoredMessage, World } from "./world.ts";
 import type {
   Ack,
   EndpointRefusal,
   EventRecord,
+  FrameType,
   PushOptions,
   SessionStatus,
   UpgradeRefusal,
@@ -59,8 +60,10 @@ export interface WsControls {
   sendRaw(bytes: Uint8Array): number;
   /** Sends an envelope as a `type=card` frame, which the SDK ignores. */
   sendCardFrame(envelope?: EventEnvelope): string;
-  /** ACKs that matched no event frame. */
+  /** ACKs that matched no pushed frame (e.g. answers to `sendCardFrame`). */
   unmatchedAcks(): readonly Ack[];
+  /** The frame `type` of card clicks from now on (the `cardFrameType` setting). */
+  setCardFrameType(type: FrameType): void;
 }
 
 /** HTTP fault knobs. */
@@ -79,6 +82,12 @@ export interface FaultControls {
   setChatRateLimit(perSecond: number | false): void;
   /** App-wide requests per second, or false. */
   setAppRateLimit(perSecond: number | false): void;
+  /**
+   * How an app's card callbacks are delivered from now on: "long_connection"
+   * or "none" (every click fails with 200340, nothing is pushed). Default
+   * app: the first one.
+   */
+  setCardCallback(mode: CardCallbackMode, options?: { app?: string }): void;
 }
 
 /** A running (or in-process) Feishu emulator. */
@@ -115,7 +124,11 @@ export interface Emulator extends AsyncDisposable {
   removeBotFromChat(input: { chat: string; operator: string }): Inbound;
   /** Recalls a message; `push` also sends `im.message.recalled_v1`. */
   recall(input: { messageId: string; push?: boolean; recallType?: string }): Inbound | undefined;
-  /** A user clicks a card. */
+  /**
+   * A user clicks a card: pushes `card.action.trigger` once (frame type from
+   * `push.frameType` or the `cardFrameType` setting); `result` tells what
+   * came of it (toast, card, `timedOut`, `errorCode`).
+   */
   clickCard(
     input: { user: string; messageId: string } & CardAction & { push?: PushOptions },
   ): Click;

@@ -7,13 +7,14 @@
  * @module
  */
 
-import { clickCard, userReacts } from "./actions.ts";
+import { userReacts } from "./actions.ts";
+import { clickCard } from "./clicks.ts";
 import type { Core } from "./core.ts";
 import { type EventEnv, pushMessageEvent } from "./events.ts";
 import { download, matchPath } from "./http/mod.ts";
 import { storeUserMessage, type UserMessageInput } from "./inbound.ts";
 import { WEB_ASSETS } from "./web/mod.ts";
-import type { StoredMessage, World } from "./world.ts";
+import type { CardResult, StoredMessage, Toast, World } from "./world.ts";
 
 /** Open SSE streams, closed when the emulator closes. */
 export type StreamClosers = Set<() => void>;
@@ -69,10 +70,21 @@ function parseContent(text: string): unknown {
   }
 }
 
+/** The toast line of a click result: the ACK's toast, or an error toast naming the code. */
+function resultToast(r: CardResult): Toast | undefined {
+  if (r.toast) return r.toast;
+  if (r.errorCode === undefined) return undefined;
+  return {
+    type: "error",
+    content: `${r.errorMessage ?? "The click failed"} (code: ${r.errorCode})`,
+  };
+}
+
 /** One message as the page sees it. */
 export function pageMessage(world: World, m: StoredMessage): Record<string, unknown> {
-  const toast = world.cardResults.filter((r) => r.messageId === m.messageId && r.toast).at(-1)
-    ?.toast;
+  const last = world.cardResults.filter((r) => r.messageId === m.messageId && resultToast(r))
+    .at(-1);
+  const toast = last && resultToast(last);
   return {
     message_id: m.messageId,
     chat_id: m.chatId,
@@ -138,7 +150,9 @@ async function click(env: EventEnv, b: Record<string, unknown>): Promise<Respons
       value: b.value,
       tag: typeof b.tag === "string" ? b.tag : undefined,
       name: typeof b.name === "string" ? b.name : undefined,
-      form_value: b.form_value as Record<string, unknown> | undefined,
+      form_value: isRecord(b.form_value) ? b.form_value : undefined,
+      input_value: typeof b.input_value === "string" ? b.input_value : undefined,
+      option: typeof b.option === "string" ? b.option : undefined,
     },
   });
   const closed = new Promise<undefined>((resolve) => {
@@ -147,14 +161,22 @@ async function click(env: EventEnv, b: Record<string, unknown>): Promise<Respons
   });
   const result = await Promise.race([c.result, closed]);
   if (!result) {
-    return reply({ error: "The emulator closed before the click was acknowledged" }, 503);
+    return reply({ error: "The emulator closed before the click was answered" }, 503);
   }
-  const ack = await c.ack;
+  const ack = result.ackCode === undefined ? undefined : env.hub.deliveries.get(c.eventId)?.ack;
   return reply({
-    event_id: c.eventId,
-    ack: { code: ack.code, data: ack.data ?? null },
+    event_id: result.eventId || null,
+    ack: ack ? { code: ack.code, data: ack.data ?? null } : null,
+    timed_out: result.timedOut,
     ...(result.toast ? { toast: result.toast } : {}),
+    ...(result.errorCode !== undefined
+      ? { error_code: result.errorCode, error_msg: result.errorMessage ?? "" }
+      : {}),
   });
+}
+
+function isRecord(v: unknown): v is Record<string, unknown> {
+  return typeof v === "object" && v !== null && !Array.isArray(v);
 }
 
 function stream(core: Core, closers: StreamClosers): Response {

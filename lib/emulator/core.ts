@@ -11,6 +11,7 @@ import { createDefaultWorld } from "./fixtures.ts";
 import type { MultipartPart } from "./http/mod.ts";
 import { IdGen } from "./ids.ts";
 import type { World } from "./world.ts";
+import type { FrameType } from "./ws/mod.ts";
 
 /** The long-connection client config, in seconds, as the endpoint and pongs send it. */
 export interface ClientConfig {
@@ -96,6 +97,12 @@ export interface EmulatorOptions {
    * a frame that arrives before it attached its listener).
    */
   readyOn?: "ping" | "open";
+  /**
+   * The frame `type` every card click goes out in: "event" (default) or
+   * "card", as Feishu sometimes sends callbacks (the node-sdk 1.74 drops
+   * those without an ACK). A click's `push.frameType` overrides it.
+   */
+  cardFrameType?: FrameType;
 }
 
 /** Settings that tests may change while the emulator runs. */
@@ -113,6 +120,7 @@ export interface Settings {
   duplicateReactions: boolean;
   serviceId: number;
   readyOn: "ping" | "open";
+  cardFrameType: FrameType;
 }
 
 /** One logged HTTP request (control-plane calls are not logged). */
@@ -197,6 +205,7 @@ export function createCore(options: EmulatorOptions = {}): Core {
       duplicateReactions: options.duplicateReactions ?? false,
       serviceId: options.serviceId ?? 33554678,
       readyOn: options.readyOn ?? "ping",
+      cardFrameType: options.cardFrameType ?? "event",
     },
     requests: [],
     errors: [],

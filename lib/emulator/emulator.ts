@@ -6,8 +6,9 @@
  * @module
  */
 
-import { type Click, clickCard, recall, setBotInChat, userReacts, userReads } from "./actions.ts";
+import { recall, setBotInChat, userReacts, userReads } from "./actions.ts";
 import type { Emulator, EventFilter, FaultControls, RequestFilter, WsControls } from "./api.ts";
+import { type Click, clickCard } from "./clicks.ts";
 import type { EmuClock } from "./clock.ts";
 import { handleControl, type StreamClosers } from "./control.ts";
 import {
@@ -24,7 +25,7 @@ import { type ChangeFeed, waitForChange, type WaitOptions } from "./feed.ts";
 import { handleApi, revokeTokens } from "./http/mod.ts";
 import { type Inbound, type UserMessageInput, userSends } from "./inbound.ts";
 import { loopbackGuard } from "./same_origin.ts";
-import type { CardResult, Reaction, StoredMessage, World } from "./world.ts";
+import type { App, CardResult, Reaction, StoredMessage, World } from "./world.ts";
 import { type EventRecord, type PushOptions, type SessionStatus, WsHub } from "./ws/mod.ts";
 
 export type { Emulator, EventFilter, FaultControls, RequestFilter, WsControls } from "./api.ts";
@@ -122,6 +123,7 @@ class EmulatorImpl implements Emulator {
         },
       ),
     unmatchedAcks: () => this.#hub.deliveries.unmatchedAcks,
+    setCardFrameType: (type) => void (this.#core.settings.cardFrameType = type),
   };
 
   readonly faults: FaultControls = {
@@ -132,7 +134,14 @@ class EmulatorImpl implements Emulator {
     setTokenExpire: (s) => void (this.#core.settings.tokenExpireSeconds = s),
     setChatRateLimit: (n) => void (this.#core.settings.chatRateLimit = n),
     setAppRateLimit: (n) => void (this.#core.settings.appRateLimit = n),
+    setCardCallback: (mode, options = {}) => void (this.#appOf(options.app).cardCallback = mode),
   };
+
+  #appOf(appId?: string): App {
+    const app = appId === undefined ? this.world.primaryApp() : this.world.apps.get(appId);
+    if (!app) throw new Error(`Expected a known app id but found ${appId}`);
+    return app;
+  }
 
   userSends(input: UserMessageInput): Inbound {
     return userSends(this.#env, input);

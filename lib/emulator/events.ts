@@ -157,7 +157,11 @@ export interface CardAction {
   checked?: boolean;
 }
 
-/** Pushes `card.action.trigger` (a schema 2.0 callback, as a `type=event` frame). */
+/**
+ * Pushes `card.action.trigger` (a schema 2.0 callback) carrying `token`, the
+ * delayed-update token; `options` choose the frame type and make it a
+ * callback.
+ */
 export function pushCardEvent(
   env: EventEnv,
   input: {
@@ -165,6 +169,7 @@ export function pushCardEvent(
     message: StoredMessage;
     operator: User;
     action: CardAction;
+    token: string;
     options?: PushOptions;
   },
 ): EventRecord {
@@ -175,7 +180,7 @@ export function pushCardEvent(
     micros: true,
     event: {
       operator: { tenant_key: input.app.tenantKey, ...userIds(input.operator) },
-      token: env.core.ids.next(ID_PREFIX.cardToken),
+      token: input.token,
       action: {
         value: action.value ?? {},
         tag: action.tag ?? "button",

@@ -20,6 +20,7 @@ export type ChangeKind =
   | "event.queued"
   | "event.delivered"
   | "event.acked"
+  | "event.timed_out"
   | "card.result"
   | "ws.session"
   | "error.recorded";

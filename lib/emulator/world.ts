@@ -5,6 +5,13 @@
  * @module
  */
 
+/**
+ * How the tenant set up card callbacks for an app: over the long connection
+ * (the default), or not at all (no callback configured, or no published
+ * version with it: every click fails with 200340 and nothing is pushed).
+ */
+export type CardCallbackMode = "long_connection" | "none";
+
 /** A self-built app and its bot. */
 export interface App {
   appId: string;
@@ -13,6 +20,8 @@ export interface App {
   botUnionId: string;
   botName: string;
   tenantKey: string;
+  /** Card callback delivery (default "long_connection"). */
+  cardCallback?: CardCallbackMode;
 }
 
 /** A tenant user. `available` is false when the user is outside the app's availability. */
@@ -123,15 +132,39 @@ export interface Toast {
 
 /** What one card click produced. */
 export interface CardResult {
+  /** The pushed `card.action.trigger`, or "" when nothing was pushed (200340). */
   eventId: string;
   messageId: string;
   userOpenId: string;
-  ackCode: number;
+  /** The frame `type` the callback went out in (absent when nothing was pushed). */
+  frameType?: "event" | "card";
+  /** The ACK's code; absent when no ACK came in time or nothing was pushed. */
+  ackCode?: number;
   toast?: Toast;
   card?: { type: string; data: unknown };
   /** True when a `raw` card replaced the message content. */
   applied: boolean;
+  /** True when no ACK arrived within the ACK timeout (the click failed with 200341). */
+  timedOut: boolean;
+  /** The error code the user's client shows: 200340 or 200341; absent on success. */
+  errorCode?: number;
+  /** What that error code means. */
+  errorMessage?: string;
   at: number;
+}
+
+/** The `token` of a card callback, for `POST /open-apis/interactive/v1/card/update`. */
+export interface CardToken {
+  token: string;
+  appId: string;
+  /** The card message the click was on. */
+  messageId: string;
+  /** The callback's event id. */
+  eventId: string;
+  /** When the callback was pushed (emulator clock). */
+  issuedAt: number;
+  /** Successful updates made with it. */
+  uses: number;
 }
 
 /** The whole mutable state. */
@@ -154,6 +187,8 @@ export class World {
   readonly uuids: Map<string, { messageId: string; at: number }> = new Map();
   /** Card results in click order. */
   readonly cardResults: CardResult[] = [];
+  /** Card callback tokens by value. */
+  readonly cardTokens: Map<string, CardToken> = new Map();
   #seq = 0;
 
   /** Adds or replaces an app. */

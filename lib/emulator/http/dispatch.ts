@@ -10,6 +10,7 @@ import type { Faults } from "../faults.ts";
 import type { WsHub } from "../ws/mod.ts";
 import { ApiError, errorResponse, json } from "./_envelope.ts";
 import { authenticate, authRoutes } from "./auth.ts";
+import { cardUpdateRoutes } from "./card_update.ts";
 import { contactRoutes } from "./contacts.ts";
 import { editRoutes } from "./edit.ts";
 import { historyRoutes } from "./history.ts";
@@ -26,6 +27,7 @@ export const ROUTES: readonly Route[] = [
   ...historyRoutes,
   ...messageRoutes,
   ...editRoutes,
+  ...cardUpdateRoutes,
   ...reactionRoutes,
   ...mediaRoutes,
 ];

@@ -60,6 +60,13 @@ Deno.test("message.patch replaces card content and refuses other message types",
   assert.equal(patched.code, 0);
   assert.equal(emu.world.messages.get(sent.message_id!)?.content, card("b"));
   assert.equal(emu.world.messages.get(sent.message_id!)?.updated, true);
+  assert.equal(emu.world.messages.get(sent.message_id!)?.editCount, 0);
+  const page = await emu.handle(new Request(`http://x/__emu/api/chats/${D.team}/messages`));
+  const shown = (await page.json()).items.find((m: { message_id: string }) =>
+    m.message_id === sent.message_id
+  );
+  assert.deepEqual(shown.content, JSON.parse(card("b")));
+  assert.equal(shown.updated, true);
   assert.equal(
     await codeOf(
       client.im.v1.message.patch({
@@ -115,6 +122,24 @@ Deno.test("message.delete recalls own messages; recalled targets then refuse rep
     230011,
   );
   assert.equal(await codeOf(client.im.v1.message.delete({ path: { message_id: id } })), 230011);
+  const card = (await client.im.v1.message.create({
+    params: { receive_id_type: "chat_id" },
+    data: {
+      receive_id: D.team,
+      msg_type: "interactive",
+      content: JSON.stringify({ schema: "2.0", body: { elements: [] } }),
+    },
+  })).data!.message_id!;
+  await client.im.v1.message.delete({ path: { message_id: card } });
+  assert.equal(
+    await codeOf(
+      client.im.v1.message.patch({
+        path: { message_id: card },
+        data: { content: JSON.stringify({ schema: "2.0", body: { elements: [] } }) },
+      }),
+    ),
+    230011,
+  );
   const theirs = emu.userSends({ user: D.bob.openId, chat: D.team, text: "not yours" });
   assert.equal(
     await codeOf(client.im.v1.message.delete({ path: { message_id: theirs.messageId! } })),

@@ -1,8 +1,8 @@
 /**
  * The Open API side: the front door (`handleApi`: body parsing, request log,
  * faults, auth, limiter, routing), Feishu's envelopes and the routes per
- * area (auth, contacts and chats, messages, edits, history, reactions,
- * media), plus the raw multipart parser and content validation.
+ * area (auth, contacts and chats, messages, edits, delayed card updates,
+ * history, reactions, media), plus the raw multipart parser and content validation.
  * @module
  */
 

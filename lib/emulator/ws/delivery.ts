@@ -1,9 +1,11 @@
 /**
  * Event delivery over the long connection: one record per event, pushed to
  * one eligible session of the app (cluster mode), queued while none is up,
- * fragmented on request, matched to its ACK by the frame `message_id`, and
- * pushed again with the same `event_id` when no ACK came within the ACK
- * timeout (Feishu's 3 s rule, on the emulator clock).
+ * fragmented on request, sent as a `type=event` or `type=card` frame,
+ * matched to its ACK by the frame `message_id`, and pushed again with the
+ * same `event_id` when no ACK came within the ACK timeout (on the emulator
+ * clock). A callback (a card click) is never pushed again: when its ACK
+ * timeout passes it times out, and ACKs after that are kept as late.
  * @module
  */
 
@@ -29,7 +31,25 @@ export interface PushOptions {
    * stays listable, so only a history backfill can find it.
    */
   lost?: boolean;
+  /**
+   * The frame's `type` header (default "event"). The node-sdk 1.74 drops a
+   * `card` frame without answering it; an ACK for one is matched by frame id
+   * like any other.
+   */
+  frameType?: FrameType;
+  /**
+   * A callback, as Feishu treats `card.action.trigger`: pushed once and
+   * never again. Its ACK timeout runs from the push (queued or not); when it
+   * passes without an ACK the record turns `timed_out`, `onTimeout` is
+   * called, and ACKs after that go to `lateAcks` without calling `onAck`.
+   */
+  callback?: boolean;
+  /** Called once when a callback times out. */
+  onTimeout?: () => void;
 }
+
+/** The `type` header of a data frame. */
+export type FrameType = "event" | "card";
 
 /** One sending of an event. */
 export interface DeliveryAttempt {
@@ -41,7 +61,7 @@ export interface DeliveryAttempt {
 }
 
 /** Delivery state of an event. */
-export type DeliveryStatus = "queued" | "delivered" | "acked" | "expired";
+export type DeliveryStatus = "queued" | "delivered" | "acked" | "expired" | "timed_out";
 
 /** One event and everything that happened to it. */
 export interface EventRecord {
@@ -50,6 +70,10 @@ export interface EventRecord {
   appId: string;
   envelope: EventEnvelope;
   createdAt: number;
+  /** The `type` header its frames carry. */
+  frameType: FrameType;
+  /** True for a callback (pushed once; times out instead of being pushed again). */
+  callback: boolean;
   status: DeliveryStatus;
   attempts: DeliveryAttempt[];
   /** Redeliveries after an ACK timeout. */
@@ -60,6 +84,8 @@ export interface EventRecord {
   acks: Ack[];
   /** ACKs received while ACK handling was withheld. */
   ignoredAcks: Ack[];
+  /** ACKs of a callback that arrived after it timed out (never applied). */
+  lateAcks: Ack[];
   /** Resolves with the first accepted ACK. */
   ackPromise: Promise<Ack>;
 }
@@ -93,7 +119,7 @@ function orderOf(n: number, order: PushOptions["order"]): number[] {
 export class Deliveries {
   /** Records in push order. */
   readonly records: EventRecord[] = [];
-  /** ACKs whose frame id matched nothing (e.g. an ACK for a `type=card` frame). */
+  /** ACKs whose frame id matched no pushed frame (e.g. one answering `sendCardFrame`). */
   readonly unmatchedAcks: Ack[] = [];
   /** When true, ACKs are recorded as ignored and do not settle anything. */
   ignoreAcks = false;
@@ -124,11 +150,14 @@ export class Deliveries {
       appId,
       envelope,
       createdAt: this.#core.clock.now(),
+      frameType: options.frameType ?? "event",
+      callback: options.callback === true,
       status: "queued",
       attempts: [],
       redeliveries: 0,
       acks: [],
       ignoredAcks: [],
+      lateAcks: [],
       ackPromise,
     };
     const internal: Internal = { record, options, resolve };
@@ -139,6 +168,7 @@ export class Deliveries {
       this.#core.feed.emit({ kind: "event.delivered", event_id: record.eventId });
       return record;
     }
+    if (record.callback) this.#arm(internal);
     const session = this.#pick(appId);
     if (session) {
       this.#send(internal, session, "first");
@@ -202,6 +232,10 @@ export class Deliveries {
       record.ignoredAcks.push(ack);
       return announce();
     }
+    if (record.status === "timed_out") {
+      record.lateAcks.push(ack);
+      return announce();
+    }
     record.acks.push(ack);
     if (record.ack) return announce();
     record.ack = ack;
@@ -230,7 +264,7 @@ export class Deliveries {
         service: session.serviceId,
         method: 1,
         headers: [
-          { key: "type", value: "event" },
+          { key: "type", value: record.frameType },
           { key: "message_id", value: frameId },
           { key: "sum", value: String(parts.length) },
           { key: "seq", value: String(i) },
@@ -248,9 +282,9 @@ export class Deliveries {
       reason,
     });
     if (reason === "redelivery") record.redeliveries++;
-    if (record.status !== "acked") {
+    if (record.status !== "acked" && record.status !== "timed_out") {
       record.status = "delivered";
-      this.#arm(internal);
+      if (!record.callback) this.#arm(internal);
     }
     this.#core.feed.emit({
       kind: "event.delivered",
@@ -271,6 +305,16 @@ export class Deliveries {
   #onTimeout(internal: Internal): void {
     const { record } = internal;
     if (record.ack) return;
+    if (record.callback) {
+      record.status = "timed_out";
+      this.#core.feed.emit({ kind: "event.timed_out", event_id: record.eventId });
+      try {
+        internal.options.onTimeout?.();
+      } catch (error) {
+        this.#core.recordError("ws.onTimeout", error);
+      }
+      return;
+    }
     if (record.redeliveries >= this.#core.settings.maxRedeliveries) {
       record.status = "expired";
       this.#core.feed.emit({ kind: "event.delivered", event_id: record.eventId });

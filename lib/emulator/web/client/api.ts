@@ -60,9 +60,30 @@ export function react(
   return call("/__emu/api/react", input);
 }
 
-/** A user clicks a card button; resolves once the bot acknowledged. */
-export function clickCard(
-  input: { user_id: string; message_id: string; value: unknown; tag?: string; name?: string },
-): Promise<{ event_id: string; ack: { code: number; data: unknown }; toast?: PageToast }> {
+/** What `/__emu/api/click` takes: the user, the card and the `action` of the callback. */
+export interface ClickInput {
+  user_id: string;
+  message_id: string;
+  value: unknown;
+  tag?: string;
+  name?: string;
+  form_value?: Record<string, string>;
+  input_value?: string;
+  option?: string;
+}
+
+/** How a click ended: the ACK and its toast, or the error code the user sees. */
+export interface ClickAnswer {
+  event_id: string | null;
+  ack: { code: number; data: unknown } | null;
+  timed_out: boolean;
+  toast?: PageToast;
+  /** 200340 (no card callback configured) or 200341 (no answer in time). */
+  error_code?: number;
+  error_msg?: string;
+}
+
+/** A user interacts with a card; resolves once the bot answered, or the click failed. */
+export function clickCard(input: ClickInput): Promise<ClickAnswer> {
   return call("/__emu/api/click", input);
 }

@@ -2,10 +2,10 @@
 /**
  * The web chat page: pick a user and a chat, read the chat live (the SSE
  * change stream triggers a refetch; unchanged entries keep their DOM), send
- * text, images and files, reply and reply in threads, react, and click card
- * buttons (a real `card.action.trigger` reaches the bot; its toast shows and
- * a replacement card re-renders). Bundled into `_app_bundle.js` by
- * `build.ts`.
+ * text, images and files, reply and reply in threads, react, and use cards
+ * (buttons, forms, menus and inputs send a real `card.action.trigger` to the
+ * bot; its toast shows and a replacement card re-renders; see `cards.ts`).
+ * Bundled into `_app_bundle.js` by `build.ts`.
  * @module
  */
 
@@ -19,7 +19,8 @@ import {
   type PageState,
   renderEntry,
 } from "../render/mod.ts";
-import { clickCard, fetchMessages, fetchState, react } from "./api.ts";
+import { fetchMessages, fetchState, react } from "./api.ts";
+import { type CardPage, onCardButton, setupCardFields } from "./cards.ts";
 import { setupComposer } from "./composer.ts";
 import { byId } from "./dom.ts";
 import { renderSidebar } from "./sidebar.ts";
@@ -163,30 +164,6 @@ function openChat(chatId: string): void {
   void refresh();
 }
 
-async function onCardButton(button: HTMLButtonElement, messageId: string): Promise<void> {
-  const url = button.dataset.url;
-  if (url) globalThis.open(url, "_blank", "noopener,noreferrer");
-  if (button.dataset.value === undefined) return;
-  button.disabled = true;
-  button.classList.add("pending");
-  try {
-    const r = await clickCard({
-      user_id: view.viewer,
-      message_id: messageId,
-      value: JSON.parse(button.dataset.value),
-      tag: button.dataset.tag,
-      name: button.dataset.name,
-    });
-    if (r.toast) showToast(r.toast);
-  } catch (e) {
-    showToast({ type: "error", content: e instanceof Error ? e.message : String(e) });
-  } finally {
-    button.disabled = false;
-    button.classList.remove("pending");
-  }
-  await refresh();
-}
-
 async function onAction(button: HTMLButtonElement, messageId: string): Promise<void> {
   const act = button.dataset.act;
   if (act === "reply" || act === "thread") {
@@ -214,15 +191,18 @@ async function onAction(button: HTMLButtonElement, messageId: string): Promise<v
   }
 }
 
+const cardPage: CardPage = { viewer: () => view.viewer, refresh };
+
 timeline.addEventListener("click", (e) => {
   const button = (e.target as Element).closest("button");
   if (!button) return;
   const owner = button.dataset.messageId ??
     button.closest<HTMLElement>("[data-message-id]")?.dataset.messageId;
   if (!owner) return;
-  if (button.classList.contains("card-btn")) void onCardButton(button, owner);
+  if (button.classList.contains("card-btn")) void onCardButton(cardPage, button);
   else if (button.dataset.act) void onAction(button, owner);
 });
+setupCardFields(timeline, cardPage);
 
 byId("chat-list").addEventListener("click", (e) => {
   const item = (e.target as Element).closest<HTMLElement>("[data-chat-id]");

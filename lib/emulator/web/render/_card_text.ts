@@ -153,9 +153,12 @@ export function buttonTarget(el: Obj): ButtonTarget {
   return target;
 }
 
+const FORM_ACTIONS = new Set(["submit", "reset"]);
+
 /**
  * Renders a button; the page posts `data-value` to `/__emu/api/click` or
- * opens `data-url`.
+ * opens `data-url`. In a form, `data-form-action` (`submit`, `reset`) makes
+ * it send the form's fields or reset them.
  *
  * @example
  * ```ts
@@ -177,6 +180,9 @@ export function renderButton(el: Obj): string {
     target.url ? ` data-url="${escapeHtml(target.url)}"` : "",
     typeof el.name === "string" ? ` data-name="${escapeHtml(el.name)}"` : "",
     ` data-tag="${escapeHtml(str(el.tag, "button"))}"`,
+    FORM_ACTIONS.has(str(el.form_action_type))
+      ? ` data-form-action="${str(el.form_action_type)}"`
+      : "",
   ].join("");
   const disabled = el.disabled === true ? " disabled" : "";
   return `<button type="button" class="${cls}"${data}${disabled}>${

@@ -44,6 +44,19 @@ export function escapeLines(text: string): string {
 const SAFE_SCHEMES = new Set(["http:", "https:", "mailto:"]);
 
 /**
+ * What the URL parser ignores, removed: leading and trailing C0 controls and
+ * spaces, and tabs and newlines anywhere. The href written is then the one
+ * the browser follows.
+ */
+function urlText(url: string): string {
+  let start = 0;
+  let end = url.length;
+  while (start < end && url.charCodeAt(start) <= 0x20) start++;
+  while (end > start && url.charCodeAt(end - 1) <= 0x20) end--;
+  return url.slice(start, end).replace(/[\t\n\r]/g, "");
+}
+
+/**
  * The URL if it is safe to put in an `href` (http, https, mailto), else
  * undefined. Relative and scheme-less URLs are refused too: a message has no
  * base the page could resolve them against.
@@ -54,11 +67,12 @@ const SAFE_SCHEMES = new Set(["http:", "https:", "mailto:"]);
  * if (safeHref("https://open.feishu.cn/x?a=1") !== "https://open.feishu.cn/x?a=1") throw new Error();
  * if (safeHref("javascript:alert(1)") !== undefined) throw new Error();
  * if (safeHref(" JAVASCRIPT:alert(1)") !== undefined) throw new Error();
+ * if (safeHref("\u0000ht\ntps://a.example/") !== "https://a.example/") throw new Error();
  * ```
  */
 export function safeHref(url: unknown): string | undefined {
   if (typeof url !== "string") return undefined;
-  const trimmed = url.trim();
+  const trimmed = urlText(url.trim());
   let parsed: URL;
   try {
     parsed = new URL(trimmed);

@@ -10,6 +10,7 @@ import { escapeHtml } from "./_html.ts";
 import { emojiGlyph, PICKER_EMOJIS } from "./emoji.ts";
 import { messagePreview, renderBody } from "./message.ts";
 import type { TimelineEntry } from "./timeline.ts";
+import { toastParts } from "./toast.ts";
 import { contextFor, type PageMessage, type PageState, type PageToast } from "./types.ts";
 
 /** What {@linkcode renderBubble} needs besides the message. */
@@ -29,24 +30,22 @@ function utcTime(ms: number): string {
   return new Date(ms).toISOString().slice(11, 16);
 }
 
-function toastText(t: PageToast): string {
-  return t.content ?? t.i18n?.en_us ?? t.i18n?.zh_cn ?? Object.values(t.i18n ?? {})[0] ?? "";
-}
-
-const TOAST_TYPES = new Set(["success", "info", "warning", "error"]);
-
 /**
- * The toast line under a card (type chooses the colour).
+ * The toast line under a card: an icon and label naming its type (which
+ * also chooses the colour), then the text.
  *
  * @example
  * ```ts
  * import { toastHtml } from "./bubble.ts";
- * if (toastHtml({ type: "success", content: "<ok>" }) !== '<div class="card-toast toast-success">&lt;ok&gt;</div>') throw new Error();
+ * const html = toastHtml({ type: "success", content: "<ok>" });
+ * if (html !== '<div class="card-toast toast-success"><span class="toast-icon" title="Success">✓</span> &lt;ok&gt;</div>') throw new Error(html);
  * ```
  */
 export function toastHtml(t: PageToast): string {
-  const type = TOAST_TYPES.has(t.type ?? "") ? t.type : "info";
-  return `<div class="card-toast toast-${type}">${escapeHtml(toastText(t))}</div>`;
+  const p = toastParts(t);
+  return `<div class="card-toast toast-${p.type}"><span class="toast-icon" title="${p.label}">${p.icon}</span> ${
+    escapeHtml(p.text)
+  }</div>`;
 }
 
 function reactions(msg: PageMessage, o: BubbleOptions): string {

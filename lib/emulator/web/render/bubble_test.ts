@@ -128,12 +128,17 @@ Deno.test("renderBubble() shows the last card toast under the card", () => {
   });
   assert.ok(
     renderBubble(card, { byId: new Map() }).includes(
-      '<div class="card-toast toast-success">Saved</div>',
+      '<div class="card-toast toast-success"><span class="toast-icon" title="Success">✓</span>' +
+        " Saved</div>",
     ),
   );
   assert.equal(
     toastHtml({ type: "bogus", i18n: { en_us: "Hi" } }),
-    '<div class="card-toast toast-info">Hi</div>',
+    '<div class="card-toast toast-info"><span class="toast-icon" title="Info">i</span> Hi</div>',
+  );
+  assert.match(
+    toastHtml({ type: "error", content: "The card callback timed out (code: 200341)" }),
+    /^<div class="card-toast toast-error"><span class="toast-icon" title="Error">✕<\/span> /,
   );
 });
 

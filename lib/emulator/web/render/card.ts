@@ -2,7 +2,8 @@
  * Interactive cards as Feishu draws them: schema 2.0 (`header` +
  * `body.elements`) and v1 (`elements` or `i18n_elements` at the top level),
  * with markdown, div/text, hr, img, note, column sets, buttons, action
- * groups, collapsible panels, forms, tables and text tags. Unsupported
+ * groups, collapsible panels, forms with inputs and menus, tables and text
+ * tags. Unsupported
  * components show as a labelled placeholder; template and card-entity
  * references show as a tile.
  * @module
@@ -16,6 +17,7 @@ import {
   templateClass,
   textContent,
 } from "./_card_text.ts";
+import { renderForm, renderInput, renderSelect } from "./_card_form.ts";
 import { mentionChip } from "./_md_html.ts";
 import { renderMarkdown } from "./markdown.ts";
 import type { RenderContext } from "./types.ts";
@@ -28,8 +30,11 @@ function align(el: Obj): string {
   return ALIGN.has(a) ? ` style="text-align:${a}"` : "";
 }
 
-function elements(list: unknown, ctx: RenderContext, depth: number): string {
-  return arr(list).filter(isObj).map((el) => element(el, ctx, depth + 1)).join("");
+/** Whether the elements being drawn sit inside a `form` (their fields then submit with it). */
+type InForm = boolean;
+
+function elements(list: unknown, ctx: RenderContext, depth: number, inForm: InForm): string {
+  return arr(list).filter(isObj).map((el) => element(el, ctx, depth + 1, inForm)).join("");
 }
 
 function placeholder(tag: string): string {
@@ -46,7 +51,7 @@ function image(el: Obj): string {
   }"></figure>`;
 }
 
-function div(el: Obj, ctx: RenderContext, depth: number): string {
+function div(el: Obj, ctx: RenderContext, depth: number, inForm: InForm): string {
   const text = el.text === undefined
     ? ""
     : `<div class="card-text">${renderText(el.text, ctx)}</div>`;
@@ -54,30 +59,30 @@ function div(el: Obj, ctx: RenderContext, depth: number): string {
     `<div class="card-field${f.is_short ? " short" : ""}">${renderText(f.text, ctx)}</div>`
   ).join("");
   const extra = isObj(el.extra)
-    ? `<div class="card-extra">${element(el.extra, ctx, depth)}</div>`
+    ? `<div class="card-extra">${element(el.extra, ctx, depth, inForm)}</div>`
     : "";
   return `<div class="card-div"${align(el)}>${text}${
     fields ? `<div class="card-fields">${fields}</div>` : ""
   }${extra}</div>`;
 }
 
-function columnSet(el: Obj, ctx: RenderContext, depth: number): string {
+function columnSet(el: Obj, ctx: RenderContext, depth: number, inForm: InForm): string {
   const cols = arr(el.columns).filter(isObj).map((c) => {
     const weight = typeof c.weight === "number" && c.weight > 0 ? Math.min(c.weight, 10) : 1;
     const flex = c.width === "auto" ? "0 0 auto" : `${weight} 1 0`;
     return `<div class="card-column" style="flex:${flex}">${
-      elements(c.elements, ctx, depth)
+      elements(c.elements, ctx, depth, inForm)
     }</div>`;
   }).join("");
   return `<div class="card-columns">${cols}</div>`;
 }
 
-function panel(el: Obj, ctx: RenderContext, depth: number): string {
+function panel(el: Obj, ctx: RenderContext, depth: number, inForm: InForm): string {
   const header = isObj(el.header) ? el.header : {};
   const title = renderText(header.title ?? "", ctx) || "Details";
   return `<details class="card-panel"${
     el.expanded === true ? " open" : ""
-  }><summary>${title}</summary>${elements(el.elements, ctx, depth)}</details>`;
+  }><summary>${title}</summary>${elements(el.elements, ctx, depth, inForm)}</details>`;
 }
 
 function table(el: Obj, ctx: RenderContext): string {
@@ -97,13 +102,13 @@ function table(el: Obj, ctx: RenderContext): string {
   return `<div class="table-wrap"><table><thead><tr>${head}</tr></thead><tbody>${rows}</tbody></table></div>`;
 }
 
-function element(el: Obj, ctx: RenderContext, depth: number): string {
+function element(el: Obj, ctx: RenderContext, depth: number, inForm: InForm): string {
   if (depth > MAX_DEPTH) return placeholder("too deep");
   switch (el.tag) {
     case "markdown":
       return `<div class="card-md"${align(el)}>${renderMarkdown(str(el.content), { ctx })}</div>`;
     case "div":
-      return div(el, ctx, depth);
+      return div(el, ctx, depth, inForm);
     case "plain_text":
     case "lark_md":
       return `<div class="card-text">${renderText(el, ctx)}</div>`;
@@ -120,21 +125,30 @@ function element(el: Obj, ctx: RenderContext, depth: number): string {
         ).join(" ")
       }</div>`;
     case "column_set":
-      return columnSet(el, ctx, depth);
+      return columnSet(el, ctx, depth, inForm);
     case "column":
-    case "form":
     case "interactive_container":
-      return `<div class="card-${el.tag}">${elements(el.elements, ctx, depth)}</div>`;
+      return `<div class="card-${el.tag}">${elements(el.elements, ctx, depth, inForm)}</div>`;
+    case "form":
+      return renderForm(el, elements(el.elements, ctx, depth, true));
+    case "input":
+      return renderInput(el, ctx, inForm);
+    case "select_static":
+      return `<div class="card-action">${renderSelect(el, inForm)}</div>`;
     case "button":
       return `<div class="card-action">${renderButton(el)}</div>`;
     case "action":
       return `<div class="card-action">${
         arr(el.actions).filter(isObj).map((a) =>
-          a.tag === "button" ? renderButton(a) : placeholder(str(a.tag))
+          a.tag === "button"
+            ? renderButton(a)
+            : a.tag === "select_static"
+            ? renderSelect(a, inForm)
+            : placeholder(str(a.tag))
         ).join("")
       }</div>`;
     case "collapsible_panel":
-      return panel(el, ctx, depth);
+      return panel(el, ctx, depth, inForm);
     case "table":
       return table(el, ctx);
     case "text_tag":
@@ -193,7 +207,9 @@ export function renderCard(card: unknown, ctx: RenderContext): string {
   const v2 = card.schema === "2.0";
   const header = renderHeader(v2 ? card.header : v1Header(card), ctx);
   const list = v2 ? (isObj(card.body) ? card.body.elements : []) : v1Elements(card);
-  return `<div class="card">${header}<div class="card-body">${elements(list, ctx, 0)}</div></div>`;
+  return `<div class="card">${header}<div class="card-body">${
+    elements(list, ctx, 0, false)
+  }</div></div>`;
 }
 
 /**

@@ -132,6 +132,7 @@ Deno.test("renderCard() renders a v1 card: div with lark_md and fields, note, ac
         actions: [
           { tag: "button", text: { tag: "plain_text", content: "Retry" }, value: { r: 1 } },
           { tag: "select_static", options: [] },
+          { tag: "date_picker" },
         ],
       },
     ],
@@ -143,7 +144,152 @@ Deno.test("renderCard() renders a v1 card: div with lark_md and fields, note, ac
   assert.ok(html.includes('<hr class="card-hr">'));
   assert.ok(html.includes('<div class="card-note"><span>from CI</span></div>'));
   assert.ok(html.includes(">Retry</button>"));
-  assert.ok(html.includes('<div class="card-unsupported">[select_static]</div>'));
+  assert.ok(html.includes('<select class="card-select" data-tag="select_static" data-value="{}">'));
+  assert.ok(html.includes('<div class="card-unsupported">[date_picker]</div>'));
+});
+
+/** The schema 2.0 elements the product's cards use, with every kind of interactive part. */
+const APPROVAL_CARD = {
+  schema: "2.0",
+  header: {
+    title: { tag: "plain_text", content: "Deploy?" },
+    subtitle: { tag: "plain_text", content: "prod" },
+    template: "orange",
+  },
+  body: {
+    elements: [
+      { tag: "markdown", content: "Ship **v2**" },
+      { tag: "div", text: { tag: "plain_text", content: "plain" } },
+      { tag: "hr" },
+      { tag: "note", elements: [{ tag: "plain_text", content: "a note" }] },
+      {
+        tag: "column_set",
+        columns: [{
+          tag: "column",
+          elements: [{
+            tag: "button",
+            name: "yes",
+            text: { tag: "plain_text", content: "Yes" },
+            behaviors: [{ type: "callback", value: { pick: "yes" } }],
+          }],
+        }, {
+          tag: "column",
+          elements: [{
+            tag: "button",
+            text: { tag: "plain_text", content: "Off" },
+            value: { pick: "off" },
+            disabled: true,
+          }],
+        }],
+      },
+      {
+        tag: "collapsible_panel",
+        header: { title: { tag: "plain_text", content: "Why" } },
+        elements: [{ tag: "markdown", content: "because" }],
+      },
+      {
+        tag: "form",
+        name: "f",
+        elements: [
+          {
+            tag: "input",
+            name: "reason",
+            label: { tag: "plain_text", content: "Reason" },
+            placeholder: { tag: "plain_text", content: "Say why" },
+          },
+          {
+            tag: "select_static",
+            name: "env",
+            placeholder: { tag: "plain_text", content: "Where" },
+            initial_option: "stg",
+            options: [
+              { text: { tag: "plain_text", content: "Staging" }, value: "stg" },
+              { text: { tag: "plain_text", content: "Prod" }, value: "prod" },
+            ],
+          },
+          {
+            tag: "button",
+            name: "send",
+            text: { tag: "plain_text", content: "Send" },
+            form_action_type: "submit",
+            behaviors: [{ type: "callback", value: { form: "f" } }],
+          },
+          {
+            tag: "button",
+            text: { tag: "plain_text", content: "Clear" },
+            form_action_type: "reset",
+          },
+        ],
+      },
+      {
+        tag: "select_static",
+        name: "quick",
+        behaviors: [{ type: "callback", value: { menu: 1 } }],
+        options: [{ text: { tag: "plain_text", content: "One" }, value: "1" }],
+      },
+    ],
+  },
+};
+
+Deno.test("renderCard() draws a form with an input, a menu and submit/reset buttons; fields carry their names", () => {
+  const html = renderCard(APPROVAL_CARD, ctx);
+  assert.ok(html.includes('<div class="card-form" data-form="f">'), html);
+  assert.ok(
+    html.includes(
+      '<div class="card-input"><span class="card-label">Reason</span>' +
+        '<input type="text" class="card-input-box" placeholder="Say why" data-name="reason"' +
+        ' data-tag="input"></div>',
+    ),
+    html,
+  );
+  assert.ok(
+    html.includes(
+      '<select class="card-select" data-name="env" data-tag="select_static">' +
+        '<option value="">Where</option><option value="stg" selected>Staging</option>' +
+        '<option value="prod">Prod</option></select>',
+    ),
+    html,
+  );
+  assert.ok(
+    html.includes(
+      'data-value="{&quot;form&quot;:&quot;f&quot;}" data-name="send" data-tag="button"' +
+        ' data-form-action="submit">Send</button>',
+    ),
+    html,
+  );
+  assert.ok(html.includes('data-tag="button" data-form-action="reset">Clear</button>'), html);
+  // A menu outside a form calls back by itself, so it carries its callback value.
+  assert.ok(
+    html.includes(
+      '<select class="card-select" data-name="quick" data-tag="select_static"' +
+        ' data-value="{&quot;menu&quot;:1}">',
+    ),
+    html,
+  );
+});
+
+Deno.test("renderCard() draws every schema 2.0 element of a product card, buttons inside columns included", () => {
+  const html = renderCard(APPROVAL_CARD, ctx);
+  assert.ok(html.includes('<div class="card-header tpl-orange"><div class="card-title">Deploy?'));
+  assert.ok(html.includes('<div class="card-subtitle">prod</div>'));
+  assert.ok(html.includes("<p>Ship <strong>v2</strong></p>"));
+  assert.ok(html.includes('<div class="card-div"><div class="card-text">plain</div></div>'));
+  assert.ok(html.includes('<hr class="card-hr">'));
+  assert.ok(html.includes('<div class="card-note"><span>a note</span></div>'));
+  assert.ok(
+    html.includes(
+      '<div class="card-column" style="flex:1 1 0"><div class="card-action"><button type="button"' +
+        ' class="card-btn btn-default" data-value="{&quot;pick&quot;:&quot;yes&quot;}"' +
+        ' data-name="yes" data-tag="button">Yes</button></div></div>',
+    ),
+    html,
+  );
+  assert.ok(
+    html.includes('data-value="{&quot;pick&quot;:&quot;off&quot;}" data-tag="button" disabled>'),
+    html,
+  );
+  assert.ok(html.includes('<details class="card-panel"><summary>Why</summary>'));
+  assert.ok(!html.includes("card-unsupported"), html);
 });
 
 Deno.test("renderCard() picks a v1 card's i18n elements and header", () => {

@@ -11,4 +11,5 @@ export { chatLabel, chatsOf } from "./chats.ts";
 export { extractBotMention } from "./compose.ts";
 export { layoutTimeline } from "./timeline.ts";
 export { renderEntry } from "./bubble.ts";
+export { toastParts } from "./toast.ts";
 export { contextFor, type PageMessage, type PageState, type PageToast } from "./types.ts";

@@ -34,9 +34,11 @@ const TAGS = new Set([
   "input",
   "li",
   "ol",
+  "option",
   "p",
   "pre",
   "section",
+  "select",
   "span",
   "strong",
   "summary",
@@ -72,6 +74,11 @@ const ATTRS = new Set([
   "data-url",
   "data-name",
   "data-tag",
+  "data-form",
+  "data-form-action",
+  "placeholder",
+  "value",
+  "selected",
 ]);
 
 /** Throws unless every tag and attribute in `html` is one the page itself writes. */
@@ -89,7 +96,7 @@ function assertSafe(html: string): void {
     });
     assert.match(
       attrs,
-      /^(\s(disabled|checked|controls|open))*$/,
+      /^(\s(disabled|checked|controls|open|selected))*$/,
       `stray markup in <${name}${rest}>`,
     );
     for (const h of rest.matchAll(/\s(?:href|src)="([^"]*)"/g)) {
@@ -207,6 +214,31 @@ Deno.test("renderCard() emits only the page's own tags for any card text", () =>
       ),
     }),
     fc.record({ tag: fc.constant("img"), img_key: nasty, alt: text }),
+    fc.record({
+      tag: fc.constant("input"),
+      name: nasty,
+      placeholder: text,
+      default_value: nasty,
+      label: text,
+      input_type: nasty,
+      value: fc.jsonValue(),
+    }),
+    fc.record({
+      tag: fc.constant("select_static"),
+      name: nasty,
+      placeholder: text,
+      initial_option: nasty,
+      options: fc.array(fc.record({ text, value: nasty }), { maxLength: 3 }),
+    }),
+    fc.record({
+      tag: fc.constant("form"),
+      name: nasty,
+      elements: fc.array(
+        fc.record({ tag: fc.constantFrom("input", "select_static", "button"), name: nasty }),
+        { maxLength: 3 },
+      ),
+    }),
+    fc.record({ tag: fc.constant("button"), form_action_type: nasty, text }),
     fc.record({ tag: nasty }),
   );
   const card = fc.record({
