@@ -93,7 +93,7 @@ Deno.test("an approval card goes to the conversation that woke the agent; a refu
   const { bridge, verdicts } = relay;
   try {
     await emu.ws.whenReady();
-    emu.userSends({ user: D.bob.openId, chat: D.team, text: "@Bot deploy", mentionBot: true });
+    emu.userSends({ user: D.bob.openId, chat: D.team, text: "deploy", mentions: ["bot"] });
     await bridge.channel.atLeast(1);
     await relay.ask("abcde");
     const card = await approvalCard(emu, D.team, "abcde");
@@ -103,13 +103,22 @@ Deno.test("an approval card goes to the conversation that woke the agent; a refu
     assert.match(text, /List the files of the project/);
     assert.match(text, /ls -la/);
     // Prompt text is plain text: it cannot mention or format anything.
-    const plain = JSON.stringify(shown.body.elements.filter((e: { tag: string }) => e.tag === "div"));
+    const plain = JSON.stringify(
+      shown.body.elements.filter((e: { tag: string }) => e.tag === "div"),
+    );
     assert.match(plain, /<at id=all>/);
-    assert.ok(!JSON.stringify(shown.body.elements.filter((e: { tag: string }) => e.tag === "markdown")).includes("<at"));
+    assert.ok(
+      !JSON.stringify(shown.body.elements.filter((e: { tag: string }) => e.tag === "markdown"))
+        .includes("<at"),
+    );
 
     // Alice is a member of the team chat but only allowed users may answer: here both are.
     // Carol-like outsiders are refused; the emulator's Alice is allowed, so use a deny/allow race.
-    const first = await emu.clickCard({ user: D.alice.openId, messageId: card.messageId, value: vote("abcde", "deny") }).result;
+    const first = await emu.clickCard({
+      user: D.alice.openId,
+      messageId: card.messageId,
+      value: vote("abcde", "deny"),
+    }).result;
     assert.deepEqual(first.toast, { type: "warning", content: "Denied" });
     assert.equal(first.applied, true);
     const updated = emu.messages(D.team).find((m) => m.messageId === card.messageId)!;
@@ -117,12 +126,20 @@ Deno.test("an approval card goes to the conversation that woke the agent; a refu
     assert.ok(!updated.content.includes('"button"'), "the answered card has no buttons");
     assert.deepEqual(await verdicts.atLeast(1), [{ request_id: "abcde", behavior: "deny" }]);
 
-    const second = await emu.clickCard({ user: D.bob.openId, messageId: card.messageId, value: vote("abcde", "allow") }).result;
+    const second = await emu.clickCard({
+      user: D.bob.openId,
+      messageId: card.messageId,
+      value: vote("abcde", "allow"),
+    }).result;
     assert.equal(second.toast?.type, "info");
     assert.match(String(second.toast?.content), /Already answered: denied by Alice/);
     assert.equal(second.applied, false);
 
-    const unknown = await emu.clickCard({ user: D.alice.openId, messageId: card.messageId, value: vote("zzzzz", "allow") }).result;
+    const unknown = await emu.clickCard({
+      user: D.alice.openId,
+      messageId: card.messageId,
+      value: vote("zzzzz", "allow"),
+    }).result;
     assert.equal(unknown.toast?.type, "error");
     assert.match(String(unknown.toast?.content), /unknown/);
 
@@ -145,8 +162,15 @@ Deno.test("a click by someone outside allowed_users changes nothing; a typed ans
     // No conversation woke the agent yet: the card goes to the first allowed user's DM.
     await relay.ask("fghij", "Edit");
     const card = await approvalCard(emu, D.aliceP2p, "fghij");
-    const refused = await emu.clickCard({ user: D.bob.openId, messageId: card.messageId, value: vote("fghij", "allow") }).result;
-    assert.deepEqual(refused.toast, { type: "error", content: "Only an allowed user can answer this request." });
+    const refused = await emu.clickCard({
+      user: D.bob.openId,
+      messageId: card.messageId,
+      value: vote("fghij", "allow"),
+    }).result;
+    assert.deepEqual(refused.toast, {
+      type: "error",
+      content: "Only an allowed user can answer this request.",
+    });
     assert.equal(refused.applied, false);
     assert.equal(verdicts.items.length, 0);
 
@@ -157,7 +181,9 @@ Deno.test("a click by someone outside allowed_users changes nothing; a typed ans
     assert.deepEqual(pushes.map((p) => p.content), ["thanks"]);
     await until(() =>
       Promise.resolve(
-        emu.messages(D.aliceP2p).find((m) => m.messageId === card.messageId)!.content.includes("Allowed by Alice"),
+        emu.messages(D.aliceP2p).find((m) => m.messageId === card.messageId)!.content.includes(
+          "Allowed by Alice",
+        ),
       ), { what: "the card to show the typed verdict" });
     const ids = (await bridge.records(D.aliceP2p)).map((r) => r.feishu_message_id);
     assert.ok(!ids.includes(typed.messageId), "the typed answer is not an inbox record");
