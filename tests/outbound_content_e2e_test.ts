@@ -565,8 +565,8 @@ Deno.test("outbound content end to end: every type reaches Feishu as its wire me
           name: "a post over Feishu's 30 KB",
           action: "send",
           input: { receive_id: "ou_x", content: { type: "post", post: big } },
-          code: "INVALID_ARGUMENT",
-          message: /at most 30000 bytes/,
+          code: "FORMAT_ERROR",
+          message: /at most 30000 bytes as a Feishu request but found \d+ \(\d+ bytes over\)/,
         },
         {
           name: "an over-long idempotency_key",

@@ -7,14 +7,19 @@
  * already one of the editable types). What is left here is what the schemas
  * do not say: a legacy `text` must not be empty, and a media source must not
  * be a URL and, for a path, must name a readable file inside `media_roots`.
- * Every rejection is an `INVALID_ARGUMENT` `BridgeError`, except a post or
- * card nested too deeply to walk safely, which is a `FORMAT_ERROR`.
+ * A card must also let every interactive element act when used (a button
+ * with no callback, link or form action is refused, naming its path; see
+ * `./card_check.ts`). The bridge's own progress card is built later and never
+ * passes here. Every rejection is an `INVALID_ARGUMENT` `BridgeError`,
+ * except a post or card nested too deeply to walk safely, which is a
+ * `FORMAT_ERROR`.
  * @module
  */
 
 import { BridgeError } from "../core/mod.ts";
 import type { OutboundContent } from "../mcp/family/mod.ts";
 import { assertBodyDepth } from "./_depth.ts";
+import { assertCardActions } from "./card_check.ts";
 import { type MediaContext, normaliseMedia } from "./_media.ts";
 import { cardPreview, postPreview } from "./preview.ts";
 import type { JsonObject, NormalisedContent } from "./types.ts";
@@ -107,6 +112,7 @@ function bodyContent<T extends JsonObject>(
 ): NormalisedContent {
   // Before the clone and the preview walk, which recurse.
   assertBodyDepth(type, body);
+  if (type === "card") assertCardActions(body, "content.card");
   const copy = structuredClone(body);
   return { type, recordContent: { type, [type]: copy }, previewText: preview(copy), messageType };
 }

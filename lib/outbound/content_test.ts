@@ -27,6 +27,27 @@ const rejections: { name: string; input: OutboundInput; error: string }[] = [
     input: { content: { type: "image", source: { type: "path", path: "a.png" } } },
     error: "content.source.path must be absolute",
   },
+  {
+    name: "a card whose button cannot act, naming its path",
+    input: {
+      content: {
+        type: "card",
+        card: {
+          schema: "2.0",
+          body: {
+            elements: [{
+              tag: "column_set",
+              columns: [{ tag: "column", elements: [{ tag: "button", text: { content: "Go" } }] }],
+            }],
+          },
+        },
+      },
+    },
+    error: "Expected every interactive element of the card to act when used but found a button " +
+      "at content.card.body.elements[0].columns[0].elements[0] that cannot; add behaviors: " +
+      '[{type: "callback", value: {...}}] (or behaviors: [{type: "open_url", default_url: ' +
+      '"https://..."}] for a link) or a value',
+  },
 ];
 
 /** A filesystem that fails the test if touched: key sources and errors must not reach it. */

@@ -3,7 +3,9 @@
  * as posts with one `md` element per chunk, a post AST or a card as one body,
  * media bodies from resolved provider keys. Every body is checked against
  * Feishu's byte limits before any I/O: chunks that are still too large are
- * split further; a post AST or card that is too large is `INVALID_ARGUMENT`.
+ * split further; a post AST or card that is too large is a `FORMAT_ERROR`
+ * saying by how much (nothing is sent; the agent must make it smaller).
+ * A single code point over the limit is `INVALID_ARGUMENT`.
  * Markdown nested past its budget, and a post or card nested past its own,
  * is a `FORMAT_ERROR` before anything parses or walks it.
  * @module
@@ -48,6 +50,16 @@ function tooLarge(what: string, limit: number, found: number): BridgeError {
   return new BridgeError(
     "INVALID_ARGUMENT",
     `Expected the ${what} to be at most ${limit} bytes as a Feishu request but found ${found}`,
+  );
+}
+
+/** A post or card (never split) over its limit: the content must change. */
+function overLimit(what: string, limit: number, found: number): BridgeError {
+  return new BridgeError(
+    "FORMAT_ERROR",
+    `Expected the ${what} to be at most ${limit} bytes as a Feishu request but found ${found} ` +
+      `(${found - limit} byte${found - limit === 1 ? "" : "s"} over); ` +
+      "make it smaller or split it into several messages",
   );
 }
 
@@ -102,10 +114,10 @@ class Materialiser {
         return this.#markdown(String(r.markdown), []);
       case "post":
         assertBodyDepth("post", r.post);
-        return [this.#whole("post", wireBody("post", r.post as JsonObject))];
+        return [this.#whole("post", wireBody("post", r.post as JsonObject), overLimit)];
       case "card":
         assertBodyDepth("card", r.card);
-        return [this.#whole("card", wireBody("interactive", r.card as JsonObject))];
+        return [this.#whole("card", wireBody("interactive", r.card as JsonObject), overLimit)];
       case "image":
       case "video":
       case "file":
@@ -120,10 +132,10 @@ class Materialiser {
     }
   }
 
-  #whole(what: string, body: WireBody): WireBody {
+  #whole(what: string, body: WireBody, refuse = tooLarge): WireBody {
     const bytes = requestBytes(body);
     const limit = byteLimitOf(body, this.#limits);
-    if (bytes > limit) throw tooLarge(what, limit, bytes);
+    if (bytes > limit) throw refuse(what, limit, bytes);
     return body;
   }
 

@@ -193,19 +193,22 @@ function textContent(text: string): NormalisedContent {
   };
 }
 
-Deno.test("materialise() refuses a post or card over the byte limit, naming both sizes", async () => {
+Deno.test("materialise() refuses a post or card over the byte limit as FORMAT_ERROR, saying by how much", async () => {
   const big = "x".repeat(40_000);
   const post = await n({
     type: "post",
     post: { zh_cn: { content: [[{ tag: "text", text: big }]] } },
   });
+  const postBytes = requestBytes({
+    msg_type: "post",
+    content: JSON.stringify(post.recordContent.post),
+  });
   throws(() => materialise(post), (err: unknown) => {
-    ok(err instanceof BridgeError && err.code === "INVALID_ARGUMENT");
+    ok(err instanceof BridgeError && err.code === "FORMAT_ERROR" && !err.retryable);
     equal(
       (err as Error).message,
-      `Expected the post to be at most 30000 bytes as a Feishu request but found ${
-        requestBytes({ msg_type: "post", content: JSON.stringify(post.recordContent.post) })
-      }`,
+      `Expected the post to be at most 30000 bytes as a Feishu request but found ${postBytes} ` +
+        `(${postBytes - 30000} bytes over); make it smaller or split it into several messages`,
     );
     return true;
   });
@@ -213,7 +216,35 @@ Deno.test("materialise() refuses a post or card over the byte limit, naming both
     type: "card",
     card: { schema: "2.0", body: { elements: [{ tag: "markdown", content: big }] } },
   });
-  throws(() => materialise(card), /^BridgeError: Expected the card to be at most 30000 bytes/);
+  const cardBytes = requestBytes({
+    msg_type: "interactive",
+    content: JSON.stringify(card.recordContent.card),
+  });
+  throws(() => materialise(card), (err: unknown) => {
+    ok(err instanceof BridgeError && err.code === "FORMAT_ERROR");
+    equal(
+      (err as Error).message,
+      `Expected the card to be at most 30000 bytes as a Feishu request but found ${cardBytes} ` +
+        `(${cardBytes - 30000} bytes over); make it smaller or split it into several messages`,
+    );
+    return true;
+  });
+});
+
+Deno.test("materialise() sends a card of exactly the byte limit and refuses one byte more", async () => {
+  const sized = async (chars: number) =>
+    await n({
+      type: "card",
+      card: {
+        schema: "2.0",
+        body: { elements: [{ tag: "markdown", content: "x".repeat(chars) }] },
+      },
+    });
+  const base = requestBytes(materialise(await sized(0)).bodies[0]!);
+  const exact = await sized(30_000 - base);
+  equal(requestBytes(materialise(exact).bodies[0]!), 30_000);
+  const over = await sized(30_001 - base);
+  throws(() => materialise(over), /found 30001 \(1 byte over\)/);
 });
 
 Deno.test("materialise() splits chunks further until every body fits its byte limit", async () => {
