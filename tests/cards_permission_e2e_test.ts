@@ -112,8 +112,7 @@ Deno.test("an approval card goes to the conversation that woke the agent; a refu
         .includes("<at"),
     );
 
-    // Alice is a member of the team chat but only allowed users may answer: here both are.
-    // Carol-like outsiders are refused; the emulator's Alice is allowed, so use a deny/allow race.
+    // Both are allowed here: the first answer counts, the second is refused.
     const first = await emu.clickCard({
       user: D.alice.openId,
       messageId: card.messageId,
@@ -153,15 +152,20 @@ Deno.test("an approval card goes to the conversation that woke the agent; a refu
   }
 });
 
-Deno.test("a click by someone outside allowed_users changes nothing; a typed answer answers and is not passed to the agent", async () => {
+Deno.test("without a wake the card goes to the first allowed user's DM; an outsider's click changes nothing; a typed answer answers and is not passed to the agent", async () => {
   await using emu = await startEmulator();
   const relay = await startRelay(emu, { era: "legacy", allowed: [D.alice.openId] });
   const { bridge, verdicts } = relay;
   try {
     await emu.ws.whenReady();
     // No conversation woke the agent yet: the card goes to the first allowed user's DM.
+    await relay.ask("kmnop", "Read");
+    await approvalCard(emu, D.aliceP2p, "kmnop");
+
+    emu.userSends({ user: D.alice.openId, chat: D.team, text: "build it", mentions: ["bot"] });
+    await bridge.channel.atLeast(1);
     await relay.ask("fghij", "Edit");
-    const card = await approvalCard(emu, D.aliceP2p, "fghij");
+    const card = await approvalCard(emu, D.team, "fghij");
     const refused = await emu.clickCard({
       user: D.bob.openId,
       messageId: card.messageId,
@@ -174,25 +178,39 @@ Deno.test("a click by someone outside allowed_users changes nothing; a typed ans
     assert.equal(refused.applied, false);
     assert.equal(verdicts.items.length, 0);
 
-    const typed = emu.userSends({ user: D.alice.openId, chat: D.aliceP2p, text: "  YES fghij " });
-    const after = emu.userSends({ user: D.alice.openId, chat: D.aliceP2p, text: "thanks" });
+    const typed = emu.userSends({
+      user: D.alice.openId,
+      chat: D.team,
+      text: "  YES fghij ",
+      mentions: ["bot"],
+    });
+    const after = emu.userSends({
+      user: D.alice.openId,
+      chat: D.team,
+      text: "thanks",
+      mentions: ["bot"],
+    });
     assert.deepEqual(await verdicts.atLeast(1), [{ request_id: "fghij", behavior: "allow" }]);
-    const pushes = await bridge.channel.atLeast(1);
-    assert.deepEqual(pushes.map((p) => p.content), ["thanks"]);
-    await until(() =>
-      Promise.resolve(
-        emu.messages(D.aliceP2p).find((m) => m.messageId === card.messageId)!.content.includes(
-          "Allowed by Alice",
+    const pushes = await bridge.channel.atLeast(2);
+    assert.deepEqual(pushes.map((p) => p.content.replace(/^@\S+\s*/, "")), ["build it", "thanks"]);
+    await until(
+      () =>
+        Promise.resolve(
+          emu.messages(D.team).find((m) => m.messageId === card.messageId)!.content.includes(
+            "Allowed by Alice",
+          ),
         ),
-      ), { what: "the card to show the typed verdict" });
-    const ids = (await bridge.records(D.aliceP2p)).map((r) => r.feishu_message_id);
+      { what: "the card to show the typed verdict" },
+    );
+    const ids = (await bridge.records(D.team)).map((r) => r.feishu_message_id);
     assert.ok(!ids.includes(typed.messageId), "the typed answer is not an inbox record");
     assert.ok(ids.includes(after.messageId));
     // A second typed answer changes nothing and is not passed on either.
-    emu.userSends({ user: D.alice.openId, chat: D.aliceP2p, text: "no fghij" });
-    emu.userSends({ user: D.alice.openId, chat: D.aliceP2p, text: "bye" });
-    const later = await bridge.channel.atLeast(2);
-    assert.deepEqual(later.map((p) => p.content), ["thanks", "bye"]);
+    emu.userSends({ user: D.alice.openId, chat: D.team, text: "no fghij", mentions: ["bot"] });
+    emu.userSends({ user: D.alice.openId, chat: D.team, text: "bye", mentions: ["bot"] });
+    const later = await bridge.channel.atLeast(3);
+    assert.equal(later.length, 3);
+    assert.match(later[2]!.content, /bye/);
     assert.equal(verdicts.items.length, 1);
   } finally {
     await bridge.close();

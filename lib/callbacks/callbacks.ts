@@ -47,7 +47,7 @@ export interface ControlHandler {
 
 /** The permission relay, as card callbacks see it. */
 export interface VoteHandler {
-  click(account: Account, cb: CardCallback, vote: PermissionVote): unknown;
+  click(account: Account, cb: CardCallback, vote: PermissionVote): unknown | Promise<unknown>;
   noteWake(target: {
     alias: string;
     chatId: string;

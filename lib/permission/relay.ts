@@ -25,6 +25,8 @@ import { parsePermissionRequest, type PermissionRequest, typedVerdict } from "./
 
 /** How long a request can be answered here. */
 export const REQUEST_TTL_MS = 30 * 60_000;
+/** Longest wait for a clicker's name before the answered card shows their open_id. */
+export const NAME_WAIT_MS = 800;
 /** Requests kept (answered ones are dropped oldest first beyond this). */
 export const MAX_REQUESTS = 200;
 
@@ -78,7 +80,7 @@ export interface PermissionRelay {
   /** A prompt from the client: sends its approval card. Never throws. */
   request(params: unknown): Promise<void>;
   /** A click on an approval card button; returns the callback's answer. */
-  click(account: Account, cb: CardCallback, vote: PermissionVote): unknown;
+  click(account: Account, cb: CardCallback, vote: PermissionVote): Promise<unknown>;
   /** A typed `yes <id>` / `no <id>`: true when it answered a request here. */
   typed(account: Account, record: IncomingMessageRecord): Promise<boolean>;
   /** A conversation woke the agent. */
@@ -161,6 +163,19 @@ export function createPermissionRelay(options: RelayOptions): PermissionRelay {
     return account.names.known(openId) ?? await account.names.resolve(openId) ?? openId;
   }
 
+  /** The clicker's name for the answered card, looked up for at most {@link NAME_WAIT_MS}. */
+  async function boundedName(account: Account, openId: string): Promise<string> {
+    const known = account.names.known(openId);
+    if (known) return known;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const late = new Promise<string>((r) => (timer = setTimeout(() => r(openId), NAME_WAIT_MS)));
+    try {
+      return await Promise.race([displayName(account, openId).catch(() => openId), late]);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
   return {
     enabled: gated.length > 0,
     counters,
@@ -214,7 +229,7 @@ export function createPermissionRelay(options: RelayOptions): PermissionRelay {
         });
       }
     },
-    click(account, cb, vote) {
+    async click(account, cb, vote) {
       const p = pending.get(vote.requestId);
       if (!p || p.alias !== account.alias) {
         counters.refused++;
@@ -234,12 +249,12 @@ export function createPermissionRelay(options: RelayOptions): PermissionRelay {
         return toast("warning", "This permission request has expired.");
       }
       const openId = cb.operator.open_id;
-      decide(p, vote.behavior, cb.operator.name ?? account.names.known(openId) ?? openId, openId);
+      // Decided before any await, so two clicks at once cannot both answer.
+      decide(p, vote.behavior, cb.operator.name ?? openId, openId);
+      if (!cb.operator.name) p.verdict!.by = await boundedName(account, openId);
+      const allow = vote.behavior === "allow";
       return {
-        ...toast(
-          vote.behavior === "allow" ? "success" : "warning",
-          vote.behavior === "allow" ? "Allowed" : "Denied",
-        ),
+        ...toast(allow ? "success" : "warning", allow ? "Allowed" : "Denied"),
         card: { type: "raw", data: cardOf(p) },
       };
     },
