@@ -129,6 +129,9 @@ Deno.test("a click becomes one card_action record in the card's chat and one wak
     }
     // The duplicate delivery was journaled once: one record, one wake.
     assert.equal(bridge.channel.items.length, 2);
+    const main = await bridge.account();
+    assert.equal((main.card_callbacks as Rec).business, 2);
+    assert.equal((main.intake as Rec).duplicates, 1);
     // The agent answers a click by editing the card it names.
     const edited = await bridge.call("edit", {
       message_id: pushes[0]!.meta.source_message_id,
@@ -266,6 +269,46 @@ Deno.test("a click is answered while its chat is busy, handled after the chat's 
     assert.deepEqual(alice, ["image", "card_action"]);
     await until(async () => (await clicks(bridge, D.aliceP2p)).length === 1);
     assert.ok(image.messageId);
+  } finally {
+    await bridge.close();
+  }
+});
+
+Deno.test("a click on a card in a topic lands in that topic; one in a group lands in the group", async () => {
+  await using emu = await startEmulator();
+  const bridge = await startOn(emu);
+  try {
+    await emu.ws.whenReady();
+    emu.userSends({
+      user: D.alice.openId,
+      chat: D.topics,
+      text: "topic question",
+      mentions: ["bot"],
+    });
+    const [question] = await bridge.channel.atLeast(1);
+    const threadId = question!.meta.thread_id;
+    assert.ok(threadId);
+    const sent = await bridge.call("reply", {
+      message_id: question!.meta.message_id,
+      content: { type: "card", card: card("In the topic", { where: "topic" }) },
+    });
+    assert.equal(sent.status, "sent", JSON.stringify(sent));
+    const topicCard = emu.lastSent(D.topics)!.messageId;
+    const groupCard = await sendCard(bridge, emu, D.team);
+    await emu.clickCard({ user: D.alice.openId, messageId: topicCard, value: { where: "topic" } })
+      .result;
+    await emu.clickCard({ user: D.bob.openId, messageId: groupCard, value: { where: "group" } })
+      .result;
+    const pushes = await bridge.channel.atLeast(3);
+    const [inTopic, inGroup] = pushes.slice(1);
+    assert.equal(inTopic!.meta.chat_id, D.topics);
+    assert.equal(inTopic!.meta.thread_id, threadId);
+    assert.equal(inGroup!.meta.chat_id, D.team);
+    assert.equal(inGroup!.meta.thread_id, undefined);
+    const [record] = await clicks(bridge, D.topics);
+    assert.equal(record!.thread_id, threadId);
+    assert.equal(record!.source_message_ref, `main:${D.topics}:${topicCard}`);
+    assert.equal((await clicks(bridge, D.team)).length, 1);
   } finally {
     await bridge.close();
   }

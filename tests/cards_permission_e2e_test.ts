@@ -147,6 +147,15 @@ Deno.test("an approval card goes to the conversation that woke the agent; a refu
     assert.deepEqual(records.filter((r) => r.message_type === "card_action"), []);
     assert.equal(bridge.channel.items.length, 1);
     assert.equal(verdicts.items.length, 1);
+    const relayStatus = (await bridge.status()).permission_relay;
+    assert.deepEqual(relayStatus, {
+      enabled: true,
+      requests: 1,
+      cards: 1,
+      verdicts: 1,
+      refused: 2,
+      undelivered: 0,
+    });
   } finally {
     await bridge.close();
   }

@@ -110,8 +110,13 @@ export function createCardCallbacks(options: CardCallbackOptions): CardCallbacks
     return c;
   };
 
-  async function business(account: Account, cb: CardCallback & { chatId: string }) {
+  async function business(account: Account, clicked: CardCallback & { chatId: string }) {
     const alias = account.alias;
+    // A card in a topic belongs to that topic even when the callback does not name it.
+    const source = clicked.sourceMessageId
+      ? store.records.chatOfFeishuMessage(alias, clicked.sourceMessageId)
+      : null;
+    const cb = { ...clicked, threadId: clicked.threadId ?? source?.threadId ?? null };
     const record = buildCardActionRecord(cb, {
       alias,
       fromName: cb.operator.name ?? await account.names.resolve(cb.operator.open_id),

@@ -19,7 +19,7 @@ import {
 import { type Config, type LaunchOptions, loadConfig } from "../config/mod.ts";
 import { type Deps, failure, writeFileAtomic } from "../core/mod.ts";
 import { type InboundRuntime, type InboundSeams, startInbound } from "../inbound/mod.ts";
-import { createCardCallbacks } from "../callbacks/mod.ts";
+import { type CardCallbacks, createCardCallbacks } from "../callbacks/mod.ts";
 import { type McpApp, validateToolCall } from "../mcp/mod.ts";
 import { createNotifier, liccInboxDir, type PushTarget } from "../notify/mod.ts";
 import { createPermissionRelay, type PermissionRelay } from "../permission/mod.ts";
@@ -126,6 +126,7 @@ export async function startService(
 
   let inbound: InboundRuntime | null = null;
   let permission: PermissionRelay | null = null;
+  let callbacks: CardCallbacks | null = null;
   if (context) {
     try {
       const notifier = createNotifier({
@@ -142,7 +143,7 @@ export async function startService(
         notifyVerdict: (v) => options.push.notifyPermission?.(v) ?? Promise.resolve(),
       });
       permission = relay.enabled ? relay : null;
-      const cards = createCardCallbacks({
+      const cards = callbacks = createCardCallbacks({
         store: context.store,
         notifier,
         clock: deps.clock,
@@ -185,6 +186,10 @@ export async function startService(
       permissions,
       notes,
       mcp: options.mcp,
+      callbacks: callbacks ? callbacks.counters : undefined,
+      permission: permission
+        ? () => ({ enabled: true, ...permission!.counters })
+        : undefined,
     });
 
   const app: ServiceApp = {

@@ -1,7 +1,8 @@
 /**
  * The service's status as typed data: config readability, confinement, and
- * per account the long connection, the bot identity, admission and intake
- * counters and the last backfill; the journal and notification counters.
+ * per account the long connection, the bot identity, admission, intake and
+ * card-callback counters and the last backfill; the journal, notification and
+ * permission-relay counters.
  * The `lingtai://status` resource renders it as JSON (snake_case keys, ISO
  * times); `/status` and `doctor` read the same object. Never throws, never
  * contains a secret.
@@ -9,6 +10,7 @@
  */
 
 import type { Account } from "../account/mod.ts";
+import type { CallbackCounters } from "../callbacks/mod.ts";
 import type { LongConnectionStatus } from "../feishu/mod.ts";
 import type { BackfillStatus, InboundRuntime, PipelineCounters } from "../inbound/mod.ts";
 import type { IntakeCounters } from "../inbound/mod.ts";
@@ -52,6 +54,18 @@ export interface AccountStatus {
   admission: PipelineCounters | Record<string, never>;
   intake?: IntakeCounters;
   backfill?: BackfillStatus | null;
+  /** Card clicks: recorded business clicks, control clicks, approval votes, refused, unreadable. */
+  card_callbacks?: CallbackCounters;
+}
+
+/** The permission relay for Claude Code channels. */
+export interface PermissionView {
+  enabled: boolean;
+  requests: number;
+  cards: number;
+  verdicts: number;
+  refused: number;
+  undelivered: number;
 }
 
 /** The journal as the status shows it. */
@@ -82,6 +96,7 @@ export interface ServiceStatus {
   journal?: JournalView;
   notifications?: NotifierCounters;
   mcp?: McpView;
+  permission_relay?: PermissionView;
   notes: string[];
 }
 
@@ -101,6 +116,10 @@ export interface StatusSources {
   notes: readonly string[];
   /** The MCP side, when a server serves this service. */
   mcp?: () => McpView;
+  /** Card callback counters per account. */
+  callbacks?: (alias: string) => CallbackCounters;
+  /** The permission relay's counters, when it runs. */
+  permission?: () => PermissionView;
 }
 
 const iso = (ms: number | null) => ms === null ? null : new Date(ms).toISOString();
@@ -190,6 +209,7 @@ function accountStatus(a: Account, src: StatusSources): AccountStatus {
       : null,
     admission: src.inbound ? src.inbound.pipeline.counters(a.alias) : {},
     ...(intake ? { intake: intake.counters, backfill: intake.backfill } : {}),
+    ...(src.callbacks ? { card_callbacks: src.callbacks(a.alias) } : {}),
   };
 }
 
@@ -234,6 +254,7 @@ export function buildStatus(src: StatusSources): ServiceStatus {
       }
       : {}),
     ...(src.mcp ? { mcp: src.mcp() } : {}),
+    ...(src.permission ? { permission_relay: src.permission() } : {}),
     notes,
   };
 }

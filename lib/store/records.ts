@@ -163,15 +163,16 @@ export class RecordStore {
   chatOfFeishuMessage(
     account: string,
     feishuMessageId: string,
-  ): { chatId: string; chatType: string | null } | null {
+  ): { chatId: string; chatType: string | null; threadId: string | null } | null {
     const row = this.#db.prepare(
-      `SELECT chat_id, json_extract(record, '$.chat_type') AS chat_type FROM records
+      `SELECT chat_id, thread_id, json_extract(record, '$.chat_type') AS chat_type FROM records
        WHERE account = ? AND feishu_message_id = ? AND kind IN ('message', 'sent') LIMIT 1`,
     ).get(account, feishuMessageId);
     if (!row) return null;
     return {
       chatId: String(row.chat_id),
       chatType: typeof row.chat_type === "string" ? row.chat_type : null,
+      threadId: typeof row.thread_id === "string" && row.thread_id ? row.thread_id : null,
     };
   }
 

@@ -263,6 +263,7 @@ Deno.test("RecordStore.chatOfFeishuMessage() finds the chat of a stored message 
     assert.deepEqual(s.records.chatOfFeishuMessage("main", "om_1"), {
       chatId: "oc_1",
       chatType: "group",
+      threadId: null,
     });
     assert.equal(s.records.chatOfFeishuMessage("main", "om_events_only"), null);
     assert.equal(s.records.chatOfFeishuMessage("other", "om_1"), null);
