@@ -7,14 +7,8 @@
  * @module
  */
 
-export { type CardCallback, readCallback } from "./project.ts";
-export {
-  type ControlRequest,
-  controlText,
-  permissionValue,
-  type PermissionVote,
-  REQUEST_ID,
-} from "./reserved.ts";
+export type { CardCallback } from "./project.ts";
+export { permissionValue, type PermissionVote, REQUEST_ID } from "./reserved.ts";
 export {
   type CallbackCounters,
   type CardCallbacks,

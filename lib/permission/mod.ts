@@ -4,4 +4,4 @@
  * @module
  */
 
-export { createPermissionRelay, type PermissionRelay, type PermissionVerdict } from "./relay.ts";
+export { createPermissionRelay, type PermissionRelay } from "./relay.ts";

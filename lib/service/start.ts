@@ -19,7 +19,7 @@ import {
 import { type Config, type LaunchOptions, loadConfig } from "../config/mod.ts";
 import { type Deps, failure, writeFileAtomic } from "../core/mod.ts";
 import { type InboundRuntime, type InboundSeams, startInbound } from "../inbound/mod.ts";
-import { type CardCallbacks, createCardCallbacks } from "../callbacks/mod.ts";
+import { type CardCallbacks, type ControlHandler, createCardCallbacks } from "../callbacks/mod.ts";
 import { type McpApp, validateToolCall } from "../mcp/mod.ts";
 import { createNotifier, liccInboxDir, type PushTarget } from "../notify/mod.ts";
 import { createPermissionRelay, type PermissionRelay } from "../permission/mod.ts";
@@ -49,6 +49,8 @@ export interface ServiceOptions {
   push: PushTarget;
   /** Capabilities plugged into inbound (local commands, card callbacks, Task Cards). */
   seams?: InboundSeams;
+  /** Control card buttons (the local-commands capability); without it they are only logged. */
+  control?: ControlHandler;
   /** Open the long connections (default true; tests may drive the intake alone). */
   connect?: boolean;
   /** The MCP side of the status (era, client, published schema). */
@@ -149,6 +151,7 @@ export async function startService(
         clock: deps.clock,
         log,
         votes: permission ?? undefined,
+        control: options.control,
       });
       inbound = await startInbound({
         deps,
@@ -187,9 +190,7 @@ export async function startService(
       notes,
       mcp: options.mcp,
       callbacks: callbacks ? callbacks.counters : undefined,
-      permission: permission
-        ? () => ({ enabled: true, ...permission!.counters })
-        : undefined,
+      permission: permission ? () => ({ enabled: true, ...permission!.counters }) : undefined,
     });
 
   const app: ServiceApp = {
