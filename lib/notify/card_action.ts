@@ -6,15 +6,8 @@
  * @module
  */
 
-import { codePointLength, truncateCodePoints } from "../core/mod.ts";
 import { type ChannelNotification, sanitiseMeta } from "./channel.ts";
-import {
-  EMPTY_BODY,
-  fallbackPreview,
-  isoWithOffset,
-  type LiccEvent,
-  MAX_SUBJECT_CHARS,
-} from "./licc.ts";
+import { type LiccEvent, liccSubject, wakeEvent } from "./licc.ts";
 import type { ConversationPreview } from "./preview.ts";
 import { safeBody, safeLine } from "./safe_text.ts";
 import type { CardActionRecord } from "../store/mod.ts";
@@ -28,14 +21,6 @@ function displayName(
     record.from_name || (record.from_open_id && contactName?.(record.from_open_id)) ||
       record.from_open_id || "unknown",
   );
-}
-
-function subjectOf(from: string, alias: string): string {
-  const head = "feishu card action from ";
-  const tail = ` via ${safeLine(alias)}`;
-  const budget = MAX_SUBJECT_CHARS - codePointLength(head + tail);
-  if (budget >= 1) return head + truncateCodePoints(from, budget) + tail;
-  return truncateCodePoints(head + from + tail, MAX_SUBJECT_CHARS);
 }
 
 /**
@@ -79,20 +64,14 @@ export function buildCardActionEvent(
     source_message_ref: record.source_message_ref ?? null,
     message_type: "card_action",
   };
-  if (options.preview) {
-    metadata.recent_messages = options.preview.recent_messages;
-    if (options.preview.latest_incoming) metadata.latest_incoming = options.preview.latest_incoming;
-  }
-  const body = options.preview?.body ?? fallbackPreview(record.text);
-  return {
-    licc_version: 1,
+  return wakeEvent({
     from,
-    subject: subjectOf(from, options.alias),
-    body: body === "" ? EMPTY_BODY : body,
+    subject: liccSubject(from, { alias: options.alias, what: "card action" }),
     metadata,
-    wake: true,
-    received_at: isoWithOffset(options.nowMs),
-  };
+    preview: options.preview,
+    text: record.text,
+    nowMs: options.nowMs,
+  });
 }
 
 /**

@@ -67,9 +67,11 @@ export interface MessageEventOptions {
  */
 export function liccSubject(
   from: string,
-  options: { alias: string; transcribed?: boolean },
+  options: { alias: string; transcribed?: boolean; what?: string },
 ): string {
-  const head = options.transcribed ? "feishu voice message from " : "feishu message from ";
+  const head = `feishu ${
+    options.what ?? (options.transcribed ? "voice message" : "message")
+  } from `;
   const tail = ` via ${safeLine(options.alias)}${options.transcribed ? " (transcribed)" : ""}`;
   from = safeLine(from);
   const budget = MAX_SUBJECT_CHARS - codePointLength(head + tail);
@@ -147,19 +149,42 @@ export function buildMessageEvent(
     voice_duration: transcript?.duration ?? null,
     message_type: record.message_type,
   };
-  if (options.preview) {
-    metadata.recent_messages = options.preview.recent_messages;
-    if (options.preview.latest_incoming) metadata.latest_incoming = options.preview.latest_incoming;
-  }
-  const body = options.preview?.body ?? fallbackPreview(record.text);
-  return {
-    licc_version: 1,
+  return wakeEvent({
     from,
     subject: liccSubject(from, { alias: options.alias, transcribed: transcript !== null }),
+    metadata,
+    preview: options.preview,
+    text: record.text,
+    nowMs: options.nowMs,
+  });
+}
+
+/**
+ * A waking LICC event: the preview's window joins the metadata and its body
+ * is the event's (the record's text, shortened, when there is no preview).
+ */
+export function wakeEvent(parts: {
+  from: string;
+  subject: string;
+  metadata: Record<string, unknown>;
+  preview: ConversationPreview | null;
+  text: string;
+  nowMs: number;
+}): LiccEvent {
+  const { preview, metadata } = parts;
+  if (preview) {
+    metadata.recent_messages = preview.recent_messages;
+    if (preview.latest_incoming) metadata.latest_incoming = preview.latest_incoming;
+  }
+  const body = preview?.body ?? fallbackPreview(parts.text);
+  return {
+    licc_version: 1,
+    from: parts.from,
+    subject: parts.subject,
     body: body === "" ? EMPTY_BODY : body,
     metadata,
     wake: true,
-    received_at: isoWithOffset(options.nowMs),
+    received_at: isoWithOffset(parts.nowMs),
   };
 }
 
