@@ -13,6 +13,7 @@ const MODULES = [
   "./journal_bench.ts",
   "./inbound_bench.ts",
   "./outbound_bench.ts",
+  "./cards_bench.ts",
 ];
 
 const all: BenchResult[] = [];
