@@ -26,8 +26,6 @@ export interface ApprovalView {
   denyValue: Record<string, unknown>;
   /** Set once answered. */
   verdict?: { behavior: "allow" | "deny"; by: string; atMs: number };
-  /** Set once the request can no longer be answered. */
-  expired?: boolean;
 }
 
 function cut(s: string, max: number): string {
@@ -74,8 +72,6 @@ export function approvalCard(view: ApprovalView): Record<string, unknown> {
     ? verdict.behavior === "allow"
       ? { title: "Allowed", template: "green" }
       : { title: "Denied", template: "red" }
-    : view.expired
-    ? { title: "Expired", template: "grey" }
     : { title: "Permission request", template: "orange" };
   const elements: Record<string, unknown>[] = [
     plain(`Tool: ${tool}`),
@@ -91,8 +87,6 @@ export function approvalCard(view: ApprovalView): Record<string, unknown> {
   if (verdict) {
     const what = verdict.behavior === "allow" ? "Allowed" : "Denied";
     elements.push(plain(`${what} by ${cut(verdict.by, 100)} at ${clock(verdict.atMs)}`));
-  } else if (view.expired) {
-    elements.push(plain("This request expired and can no longer be answered here."));
   } else {
     elements.push({
       tag: "markdown",

@@ -111,7 +111,7 @@ export function createPermissionRelay(options: RelayOptions): PermissionRelay {
   const allowedIn = (account: Account, openId: string) =>
     openId !== "" && (account.allowedUsers ?? []).includes(openId);
 
-  const cardOf = (p: Pending, expired = false) =>
+  const cardOf = (p: Pending) =>
     approvalCard({
       requestId: p.req.request_id,
       toolName: p.req.tool_name,
@@ -120,7 +120,6 @@ export function createPermissionRelay(options: RelayOptions): PermissionRelay {
       allowValue: permissionValue({ requestId: p.req.request_id, behavior: "allow" }),
       denyValue: permissionValue({ requestId: p.req.request_id, behavior: "deny" }),
       verdict: p.verdict,
-      expired,
     });
 
   /** Where a new approval card goes. */

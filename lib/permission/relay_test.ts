@@ -1,0 +1,112 @@
+import assert from "node:assert/strict";
+import { createAccount } from "../account/mod.ts";
+import type { CardCallback } from "../callbacks/mod.ts";
+import { createLogger, ManualClock } from "../core/mod.ts";
+import { DEFAULT_IDS as D, startEmulator } from "../emulator/mod.ts";
+import { openStore } from "../store/mod.ts";
+import { createPermissionRelay, REQUEST_TTL_MS } from "./relay.ts";
+
+/** A relay over a real account (REST and outbox) against the emulator, on a manual clock. */
+async function relayRig(allowed: string[] | null) {
+  const emu = await startEmulator();
+  const workdir = await Deno.makeTempDir({ prefix: "feishu-mcp-relay-" });
+  const clock = new ManualClock(Date.now());
+  const log = createLogger({ sink: () => {} });
+  const store = openStore(workdir, clock);
+  const account = createAccount({
+    alias: "main",
+    appId: D.appId,
+    appSecret: D.appSecret,
+    allowedUsers: allowed,
+    baseUrl: emu.url,
+  }, { store, clock, log });
+  const verdicts: unknown[] = [];
+  const relay = createPermissionRelay({
+    accounts: [account],
+    clock,
+    log,
+    notifyVerdict: (v) => Promise.resolve(void verdicts.push(v)),
+  });
+  const click = (requestId: string, behavior: "allow" | "deny", openId = D.alice.openId) => {
+    const cb: CardCallback = {
+      eventId: crypto.randomUUID(),
+      chatId: D.aliceP2p,
+      threadId: null,
+      sourceMessageId: null,
+      operator: { open_id: openId, name: "Alice" },
+      action: { tag: "button", value: {} },
+      token: null,
+      atMs: null,
+      raw: {},
+    };
+    return relay.click(account, cb, { requestId, behavior }) as Promise<
+      { toast: { type: string; content: string }; card?: unknown }
+    >;
+  };
+  const ask = (requestId: string) =>
+    relay.request({
+      request_id: requestId,
+      tool_name: "Bash",
+      description: "d",
+      input_preview: "x",
+    });
+  return {
+    emu,
+    clock,
+    relay,
+    verdicts,
+    click,
+    ask,
+    async [Symbol.asyncDispose]() {
+      account.outbox.close();
+      store.close();
+      await emu.close();
+    },
+  };
+}
+
+Deno.test("createPermissionRelay() refuses a click after the request's time to live and sends no verdict", async () => {
+  await using rig = await relayRig([D.alice.openId]);
+  await rig.ask("abcde");
+  assert.match(rig.emu.lastSent(D.aliceP2p)!.content, /request abcde/);
+  rig.clock.advance(REQUEST_TTL_MS + 1);
+  const answer = await rig.click("abcde", "allow");
+  assert.deepEqual(answer, {
+    toast: { type: "warning", content: "This permission request has expired." },
+  });
+  assert.deepEqual(rig.verdicts, []);
+  assert.equal(rig.relay.counters.refused, 1);
+});
+
+Deno.test("createPermissionRelay() answers two simultaneous clicks once", async () => {
+  await using rig = await relayRig([D.alice.openId]);
+  await rig.ask("abcde");
+  const [a, b] = await Promise.all([rig.click("abcde", "allow"), rig.click("abcde", "deny")]);
+  assert.deepEqual(rig.verdicts, [{ request_id: "abcde", behavior: "allow" }]);
+  assert.equal(a.toast.content, "Allowed");
+  assert.ok(a.card);
+  assert.equal(b.toast.content, "Already answered: allowed by Alice.");
+  assert.equal(b.card, undefined);
+});
+
+Deno.test("createPermissionRelay() is off without allowed_users and ignores malformed or repeated requests", async () => {
+  await using open = await relayRig(null);
+  assert.equal(open.relay.enabled, false);
+  await open.ask("abcde");
+  assert.equal(open.relay.counters.undelivered, 1);
+  assert.equal(open.emu.lastSent(D.aliceP2p), undefined);
+
+  await using gated = await relayRig([D.alice.openId]);
+  await gated.relay.request({
+    request_id: "abcdl",
+    tool_name: "x",
+    description: "",
+    input_preview: "",
+  });
+  await gated.relay.request({ request_id: "abcde", tool_name: 1 });
+  assert.equal(gated.relay.counters.requests, 0);
+  await gated.ask("abcde");
+  await gated.ask("abcde");
+  assert.equal(gated.relay.counters.requests, 1);
+  assert.equal(gated.relay.counters.cards, 1);
+});
