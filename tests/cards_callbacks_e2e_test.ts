@@ -9,6 +9,7 @@
  */
 
 import assert from "node:assert/strict";
+import { join } from "node:path";
 import {
   DEFAULT_IDS as D,
   type Emulator,
@@ -309,6 +310,46 @@ Deno.test("a click on a card in a topic lands in that topic; one in a group land
     assert.equal(record!.thread_id, threadId);
     assert.equal(record!.source_message_ref, `main:${D.topics}:${topicCard}`);
     assert.equal((await clicks(bridge, D.team)).length, 1);
+  } finally {
+    await bridge.close();
+  }
+});
+
+Deno.test("for LingTai a click writes one LICC event that wakes the agent and names the card", async () => {
+  await using emu = await startEmulator();
+  const workdir = await Deno.makeTempDir({ prefix: "feishu-mcp-cards-licc-" });
+  const bridge = await startBridge({
+    workdir,
+    config: bridgeConfig(emu.url),
+    env: { LINGTAI_AGENT_DIR: workdir, LINGTAI_MCP_NAME: "feishu" },
+  });
+  try {
+    await emu.ws.whenReady();
+    const cardId = await sendCard(bridge, emu, D.aliceP2p);
+    const click = emu.clickCard({ user: D.alice.openId, messageId: cardId, value: { a: 1 } });
+    await click.result;
+    await until(async () => (await clicks(bridge, D.aliceP2p)).length === 1);
+    const dir = join(workdir, ".mcp_inbox", "feishu");
+    const events: Rec[] = [];
+    await until(async () => {
+      events.length = 0;
+      for await (const e of Deno.readDir(dir)) {
+        if (e.name.endsWith(".json")) {
+          events.push(JSON.parse(await Deno.readTextFile(join(dir, e.name))));
+        }
+      }
+      return events.length === 1;
+    }, { what: "one LICC event" });
+    const e = events[0]!;
+    assert.equal(e.licc_version, 1);
+    assert.equal(e.wake, true);
+    assert.equal(e.subject, `feishu card action from ${D.alice.name} via main`);
+    const meta = e.metadata as Rec;
+    assert.equal(meta.message_id, `main:${D.aliceP2p}:callback-${click.eventId}`);
+    assert.equal(meta.message_type, "card_action");
+    assert.equal(meta.source_message_ref, `main:${D.aliceP2p}:${cardId}`);
+    assert.equal(meta.chat_id, D.aliceP2p);
+    assert.match(String(e.body), /card action: button/);
   } finally {
     await bridge.close();
   }
