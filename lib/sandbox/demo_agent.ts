@@ -39,6 +39,8 @@ const HELP = [
   "- `table` — markdown with a table and code",
   "- send an image or a file — I tell you where it was stored",
   "- anything else — I echo it back as markdown",
+  "",
+  "Slash commands (`/help`, `/status`, `/kanban`, …) are answered by the bridge itself, not by me.",
 ].join("\n");
 
 /** The choice a click on the demo card carries (`{"demo": …}`), or null. */

@@ -11,6 +11,7 @@ import { type App, appCommand } from "../launch/mod.ts";
 import { DEFAULT_IDS, startEmulator } from "../emulator/mod.ts";
 import { Client, StdioClientTransport } from "../mcp/client.ts";
 import { answer, type ChannelPush, toolCaller } from "./demo_agent.ts";
+import { seedDemoAgent } from "../../commands/mod.ts";
 
 function say(line: string): void {
   Deno.stderr.writeSync(new TextEncoder().encode(line + "\n"));
@@ -24,6 +25,12 @@ export async function runSandbox(launch: LaunchOptions, app: App): Promise<void>
   );
   const workdir = launch.workdirExplicit ? launch.workdir : join(app.appDir, ".work", "sandbox");
   await Deno.mkdir(workdir, { recursive: true });
+  // A small agent directory, so /status, /kanban, /system and /brief show real content.
+  // The default workdir's parent is the sandbox's own folder: a sibling agent may live there.
+  const seeded = await Deno.stat(join(workdir, ".agent.json")).then(() => true, () => false);
+  if (!seeded) {
+    await seedDemoAgent(workdir, launch.workdirExplicit ? {} : { sibling: "scout" });
+  }
   const configPath = join(workdir, "sandbox-config.json");
   await Deno.writeTextFile(
     configPath,

@@ -23,6 +23,8 @@ import { type CardCallbacks, type ControlHandler, createCardCallbacks } from "..
 import { type McpApp, validateToolCall } from "../mcp/mod.ts";
 import { createNotifier, liccInboxDir, type PushTarget } from "../notify/mod.ts";
 import { createPermissionRelay, type PermissionRelay } from "../permission/mod.ts";
+import { type BridgeHealth, createLocalCommands } from "../../commands/mod.ts";
+import { commandSeams } from "./commands.ts";
 import { openStore, type Store, type WorkdirLock } from "../store/mod.ts";
 import { VERSION } from "./about.ts";
 import { probeConfinement } from "./confinement.ts";
@@ -145,13 +147,23 @@ export async function startService(
         notifyVerdict: (v) => options.push.notifyPermission?.(v) ?? Promise.resolve(),
       });
       permission = relay.enabled ? relay : null;
+      const commands = commandSeams({
+        commands: createLocalCommands({
+          workdir: launch.workdir,
+          now: () => deps.clock.now(),
+          health: () => bridgeHealth(status()),
+          log,
+        }),
+        store: context.store,
+        log,
+      });
       const cards = callbacks = createCardCallbacks({
         store: context.store,
         notifier,
         clock: deps.clock,
         log,
         votes: permission ?? undefined,
-        control: options.control,
+        control: options.control ?? commands.control,
       });
       inbound = await startInbound({
         deps,
@@ -164,6 +176,7 @@ export async function startService(
           answerCard: cards.answer,
           handleCard: cards.handle,
           relay: permission,
+          command: commands.intercept,
           extra: options.seams,
         }),
         connect: options.connect,
@@ -237,6 +250,7 @@ function composeSeams(parts: {
   answerCard: NonNullable<InboundSeams["answerCard"]>;
   handleCard: NonNullable<InboundSeams["handleCard"]>;
   relay: PermissionRelay | null;
+  command: NonNullable<InboundSeams["interceptCommand"]>;
   extra?: InboundSeams;
 }): InboundSeams {
   const { relay, extra } = parts;
@@ -245,7 +259,8 @@ function composeSeams(parts: {
     handleCard: extra?.handleCard ?? parts.handleCard,
     async interceptCommand(ctx) {
       if (relay && await relay.typed(ctx.account, ctx.record)) return true;
-      return await extra?.interceptCommand?.(ctx) ?? false;
+      if (extra?.interceptCommand) return await extra.interceptCommand(ctx);
+      return await parts.command(ctx);
     },
     async afterMessage(ctx) {
       relay?.noteWake({
@@ -256,6 +271,19 @@ function composeSeams(parts: {
       });
       await extra?.afterMessage?.(ctx);
     },
+  };
+}
+
+/** What `/status` shows of the bridge itself. */
+function bridgeHealth(s: ServiceStatus): BridgeHealth {
+  return {
+    accounts: s.accounts.map((a) => ({
+      alias: a.alias,
+      connection: a.connection.state,
+      last_event_at: a.connection.last_event_at ?? null,
+    })),
+    queue_depth: s.journal?.pending ?? 0,
+    dead_letters: s.journal?.dead_letters ?? 0,
   };
 }
 

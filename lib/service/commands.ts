@@ -1,0 +1,109 @@
+/**
+ * Local slash commands plugged into the service: a typed command is
+ * answered in the chat's worker with a control card replying to it (no
+ * record, no reaction, no wake), and a control card's button is answered in
+ * the click's own ACK with the updated card, in place. Both run the
+ * command's effect (signals, the Task Card preference) at most once per
+ * Feishu message or click:
+ *
+ * - a typed command's answer is a once-only write (the account's write
+ *   ledger, and a uuid derived from the message id, so even a crash between
+ *   the reply and the ledger entry answers once);
+ * - a click is claimed in `feishu/control_callbacks.json` before any effect.
+ *
+ * Control clicks of one chat run one at a time.
+ * @module
+ */
+
+import type { Account } from "../account/mod.ts";
+import type { ControlHandler } from "../callbacks/mod.ts";
+import type { Logger } from "../core/mod.ts";
+import type { InboundSeams } from "../inbound/mod.ts";
+import { chunkUuids, PRIORITY, wireBody } from "../outbound/mod.ts";
+import type { Store } from "../store/mod.ts";
+import { type LocalCommands, parseCommand } from "../../commands/mod.ts";
+
+/** What the command seam sees of one admitted message. */
+type CommandContext = Parameters<NonNullable<InboundSeams["interceptCommand"]>>[0];
+
+/** The ledger prefix of answered commands. */
+export const COMMAND_PREFIX = "command:";
+
+/** Options of {@link commandSeams}. */
+export interface CommandSeamOptions {
+  commands: LocalCommands;
+  store: Store;
+  log: Logger;
+}
+
+/** The two seams: the typed-command interceptor and the control-click handler. */
+export function commandSeams(options: CommandSeamOptions): {
+  intercept(ctx: CommandContext): Promise<boolean>;
+  control: ControlHandler;
+} {
+  const { commands, store, log } = options;
+  const chains = new Map<string, Promise<unknown>>();
+  /** Runs `job` after every earlier control click of the same chat. */
+  const inChat = <T>(key: string, job: () => Promise<T>): Promise<T> => {
+    const run = (chains.get(key) ?? Promise.resolve()).then(job, job);
+    const settled = run.catch(() => {});
+    chains.set(key, settled);
+    settled.then(() => {
+      if (chains.get(key) === settled) chains.delete(key);
+    });
+    return run;
+  };
+
+  async function answerTyped(account: Account, ctx: CommandContext): Promise<boolean> {
+    const { record } = ctx;
+    const parsed = parseCommand(record.text);
+    if (!parsed) return false;
+    const ledger = store.writes.ledger(account.alias);
+    const key = `${COMMAND_PREFIX}${record.feishu_message_id}`;
+    if (ledger.get(key)?.state === "done") return true;
+    ledger.begin(key);
+    try {
+      const card = await commands.render(parsed);
+      const out = await account.outbox.deliver({
+        route: {
+          kind: "reply",
+          targetId: record.feishu_message_id,
+          chatId: record.chat_id,
+          replyInThread: Boolean(record.thread_id),
+        },
+        bodies: [wireBody("interactive", card)],
+        uuids: chunkUuids({ account: account.alias, idempotencyKey: key, count: 1 }, {
+          newId: () => crypto.randomUUID(),
+        }),
+        priority: PRIORITY.answer,
+      });
+      if (out.failure) throw out.failure;
+      ledger.finish(key, out.delivered[0]?.messageId ?? null);
+    } catch (err) {
+      log.warn("local command not answered", {
+        account: account.alias,
+        command: parsed.command,
+        error: (err as Error).message,
+      });
+      ledger.finish(key, null);
+    }
+    return true;
+  }
+
+  return {
+    intercept: (ctx) => answerTyped(ctx.account, ctx),
+    control: {
+      answer: ({ account, callback, request }) =>
+        inChat(`${account.alias}\u0000${callback.chatId}`, async () => {
+          if (!await commands.claim(account.alias, callback.eventId)) return undefined;
+          const text = request.argument ? `/${request.command} ${request.argument}` : `/${request.command}`;
+          const parsed = parseCommand(text);
+          if (!parsed) return undefined;
+          const card = await commands.render(parsed);
+          return { card: { type: "raw", data: card } };
+        }),
+      // Answered in the click's ACK; nothing is left for the chat's worker.
+      handle: () => Promise.resolve(),
+    },
+  };
+}
