@@ -7,4 +7,4 @@
 export { progressCard, type ProgressCardOptions } from "./progress.ts";
 export { approvalCard } from "./approval.ts";
 export { type ControlButton, controlCard } from "./control.ts";
-export { type Lang, type MessageKey, type Messages, messagesFor } from "./i18n/mod.ts";
+export { type MessageKey, type Messages, messagesFor } from "./i18n/mod.ts";

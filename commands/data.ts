@@ -204,6 +204,8 @@ export async function collectKanbanData(
   const agents = withFleet ? await fleet(workdir) : null;
   const caps = names(meta.capabilities);
   return {
+    // The display name is the agent's nickname when it has one, else its
+    // directory name (fleet rows always use directory names).
     name: str(meta.nickname) ?? basename(workdir),
     agentId: str(meta.agent_id) ?? "?",
     createdAt: meta.created_at,
