@@ -1,0 +1,110 @@
+/**
+ * The local commands of one agent directory: each command reads what it
+ * shows (bounded, tolerant of missing or malformed files), performs its
+ * effect and answers a localized control card.
+ * @module
+ */
+
+import { messagesFor } from "../cards/mod.ts";
+import { createClaimer } from "./claims.ts";
+import { agentLanguage, collectKanbanData } from "./data.ts";
+import { readBrief, systemDocuments } from "./docs.ts";
+import { needsFleet } from "./kanban.ts";
+import type { ParsedCommand } from "./parse.ts";
+import {
+  briefCard,
+  fallbackCard,
+  helpCard,
+  kanbanCard,
+  signalCard,
+  statusCard,
+  systemCard,
+  taskcardCard,
+} from "./render.ts";
+import { sendSignal } from "./signals.ts";
+import { applyTaskcard, fileTaskcardStore } from "./taskcard.ts";
+import type { LocalCommands, LocalCommandsOptions } from "./types.ts";
+
+/**
+ * Creates the local commands for `options.workdir`. Unlike a full dashboard
+ * scan on every command, only `/kanban 5`, `/kanban 6` and `/kanban all`
+ * read the sibling agents' ledgers.
+ */
+export function createLocalCommands(options: LocalCommandsOptions): LocalCommands {
+  const { workdir } = options;
+  const warn = (msg: string, fields?: Record<string, unknown>) => {
+    try {
+      options.log?.warn(msg, fields);
+    } catch { /* a failing logger must not fail a command */ }
+  };
+  const store = fileTaskcardStore(workdir, warn);
+  const claimer = createClaimer(workdir);
+
+  const language = async () => {
+    try {
+      return messagesFor(await agentLanguage(workdir));
+    } catch {
+      return messagesFor(null);
+    }
+  };
+
+  const run = async (cmd: ParsedCommand): Promise<Record<string, unknown>> => {
+    const m = await language();
+    const now = options.now();
+    switch (cmd.command) {
+      case "help":
+        return helpCard(m);
+      case "status": {
+        let health;
+        try {
+          health = options.health?.();
+        } catch (err) {
+          warn("bridge health unavailable", { error: String(err) });
+        }
+        return statusCard(m, await collectKanbanData(workdir, now, false), health);
+      }
+      case "kanban":
+        return kanbanCard(
+          m,
+          await collectKanbanData(workdir, now, needsFleet(cmd.argument)),
+          cmd.argument,
+        );
+      case "system":
+        return systemCard(m, await systemDocuments(workdir, cmd.argument), cmd.argument);
+      case "brief":
+        return briefCard(m, await readBrief(workdir));
+      case "taskcard":
+        return taskcardCard(m, await applyTaskcard(cmd.text, store));
+      case "refresh":
+      case "sleep":
+      case "clear": {
+        const result = await sendSignal(workdir, cmd.command, "feishu");
+        if (result.status === "failed") warn("control signal failed", { ...result });
+        return signalCard(m, cmd.command, result);
+      }
+    }
+  };
+
+  return {
+    async render(cmd) {
+      try {
+        return await run(cmd);
+      } catch (err) {
+        warn("local command failed", { command: cmd.command, error: String(err) });
+        try {
+          return fallbackCard(await language(), cmd.command);
+        } catch {
+          return fallbackCard(messagesFor(null), cmd.command);
+        }
+      }
+    },
+    claim: claimer,
+    async taskcardPreference() {
+      try {
+        return await store.load();
+      } catch {
+        return { enabled: true, normalRows: 1 };
+      }
+    },
+  };
+}

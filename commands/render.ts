@@ -1,0 +1,163 @@
+/**
+ * The control card of each local command, built from what the command read
+ * or did. Untrusted text (file contents, names) is neutralised; documents
+ * and the briefing are cut at 8000 code points with a notice.
+ * @module
+ */
+
+import { type ControlButton, controlCard, type Messages } from "../cards/mod.ts";
+import type { KanbanData } from "./data.ts";
+import type { BriefResult, SystemResult } from "./docs.ts";
+import { kanbanBody, LAYERS, statusBody } from "./kanban.ts";
+import type { LocalCommand } from "./names.ts";
+import { CATALOG } from "./parse.ts";
+import { cutCodePoints, safe } from "./read.ts";
+import type { SignalResult } from "./signals.ts";
+import type { TaskcardResult } from "./taskcard.ts";
+import type { BridgeHealth } from "./types.ts";
+
+/** Code points shown of one document or of the briefing. */
+export const CONTENT_LIMIT = 8000;
+
+type Card = Record<string, unknown>;
+
+function button(m: Messages, command: LocalCommand, argument = "", label?: string): ControlButton {
+  return { label: label ?? m.text[command], command, argument };
+}
+
+function card(m: Messages, title: LocalCommand, body: string, buttons: ControlButton[]): Card {
+  return controlCard({ title: m.text[title], body, buttons, truncatedNotice: m.text.truncated });
+}
+
+function capped(m: Messages, text: string, cutBefore = false): string {
+  const { text: shown, cut } = cutCodePoints(safe(text), CONTENT_LIMIT);
+  return cut || cutBefore ? `${shown}\n\n_${m.text.truncated}_` : shown;
+}
+
+/** `/help`: the catalog and a button for every other command. */
+export function helpCard(m: Messages): Card {
+  const lines = [...CATALOG.default, ...CATALOG.hidden].map((c) =>
+    `- \`/${c}\` — ${m.describe[c]}`
+  );
+  const others: LocalCommand[] = [
+    "status",
+    "kanban",
+    "system",
+    "brief",
+    "taskcard",
+    "refresh",
+    "sleep",
+    "clear",
+  ];
+  return card(
+    m,
+    "help",
+    [`**${m.text.available}**`, ...lines].join("\n"),
+    others.map((c) => button(m, c)),
+  );
+}
+
+function healthLines(h: BridgeHealth): string[] {
+  const lines = ["", "**Bridge**"];
+  for (const a of h.accounts.slice(0, 20)) {
+    const last = a.last_event_at ?? "never";
+    lines.push(`- \`${safe(a.alias)}\`: ${safe(a.connection)} · last event ${safe(last)}`);
+  }
+  if (h.accounts.length === 0) lines.push("- no accounts");
+  lines.push(`Queue: ${h.queue_depth} · Dead letters: ${h.dead_letters}`);
+  return lines;
+}
+
+/** `/status`: the agent summary, then the bridge's health when known. */
+export function statusCard(m: Messages, d: KanbanData | null, health?: BridgeHealth): Card {
+  const body = d ? statusBody(d, m) : m.text.unavailable;
+  const extra = health ? healthLines(health).join("\n") : "";
+  return card(m, "status", body + (extra ? `\n${extra}` : ""), [
+    button(m, "kanban"),
+    button(m, "help"),
+  ]);
+}
+
+/** `/kanban [1-7|all]`: the overview or layers, with a button per layer. */
+export function kanbanCard(m: Messages, d: KanbanData | null, argument: string): Card {
+  const buttons = LAYERS.map((key, i) =>
+    button(m, "kanban", String(i + 1), `${i + 1} · ${m.text[key]}`)
+  );
+  buttons.push(button(m, "kanban", "all", m.text.all), button(m, "help"));
+  return card(m, "kanban", d ? kanbanBody(argument, d, m) : m.text.unavailable, buttons);
+}
+
+/**
+ * `/system [query]`: the listing with a button per listed document, or the
+ * matching documents. Document buttons are labelled with the document name
+ * (clearer than one generic label repeated).
+ */
+export function systemCard(m: Messages, r: SystemResult, argument: string): Card {
+  const help = button(m, "help");
+  if (
+    r.status === "agent_dir_missing" || r.status === "directory_missing" || r.status === "empty"
+  ) {
+    return card(m, "system", m.text.no_system, [help]);
+  }
+  if (r.status === "no_match") {
+    return card(m, "system", m.text.no_system, [button(m, "system"), help]);
+  }
+  if (!argument.trim()) {
+    const lines = r.docs.map((doc) => `- \`${safe(doc.name)}\` (${doc.size} B)`);
+    if (r.total > r.docs.length) lines.push(`- …(+${r.total - r.docs.length})`);
+    return card(m, "system", [`**${m.text.choose_system}**`, ...lines].join("\n"), [
+      ...r.docs.map((doc) => button(m, "system", doc.name, doc.name)),
+      help,
+    ]);
+  }
+  if (r.docs.length === 0) return card(m, "system", m.text.no_system, [button(m, "system"), help]);
+  const parts = r.docs.map((doc) =>
+    `**${safe(doc.name)}**\n${capped(m, doc.content ?? "", doc.cut)}`
+  );
+  return card(m, "system", parts.join("\n\n"), [button(m, "system"), help]);
+}
+
+/** `/brief`: the briefing, cut when long. */
+export function briefCard(m: Messages, r: BriefResult): Card {
+  const body = r.status === "ok" && r.text ? capped(m, r.text, r.cut) : m.text.not_found;
+  return card(m, "brief", body, [button(m, "help")]);
+}
+
+/**
+ * `/taskcard`: the outcome and current preference. The on/off buttons say
+ * which way they switch (one repeated label would not tell them apart).
+ */
+export function taskcardCard(m: Messages, r: TaskcardResult): Card {
+  const body = r.status === "ok"
+    ? [
+      r.enabled ? m.text.taskcard_on : m.text.taskcard_off,
+      `**${m.text.rows}:** ${r.normalRows}`,
+      "",
+      m.text.usage,
+    ].join("\n")
+    : m.text[r.status];
+  return card(m, "taskcard", body, [
+    button(m, "taskcard", "on", `${m.text.taskcard} · on`),
+    button(m, "taskcard", "off", `${m.text.taskcard} · off`),
+    button(m, "help"),
+  ]);
+}
+
+/** `/refresh`, `/sleep`, `/clear`: what the signal did. */
+export function signalCard(
+  m: Messages,
+  command: "refresh" | "sleep" | "clear",
+  r: SignalResult,
+): Card {
+  const body = r.status === "pending"
+    ? m.text.pending
+    : r.status === "sent"
+    ? m.text[`${command}_sent`]
+    : m.text.signal_failed;
+  return card(m, command, body, [button(m, "help")]);
+}
+
+/** The card shown when a command failed unexpectedly. */
+export function fallbackCard(m: Messages, command: LocalCommand): Card {
+  return card(m, command, m.text.unavailable, [button(m, "help")]);
+}

@@ -1,0 +1,42 @@
+/**
+ * The shapes the local commands' host provides and receives.
+ * @module
+ */
+
+import type { ParsedCommand } from "./parse.ts";
+
+/** The bridge's own health, shown by `/status`. */
+export interface BridgeHealth {
+  accounts: { alias: string; connection: string; last_event_at: string | null }[];
+  /** Journal entries pending. */
+  queue_depth: number;
+  dead_letters: number;
+}
+
+/** What {@link LocalCommands} works on. */
+export interface LocalCommandsOptions {
+  /** The agent directory; a missing or empty one shows "unavailable". */
+  workdir: string;
+  /** Current time in ms. */
+  now: () => number;
+  /** The bridge's health, shown on `/status` under the agent summary. */
+  health?: () => BridgeHealth;
+  log?: { warn(msg: string, fields?: Record<string, unknown>): void };
+}
+
+/** The local commands of one agent directory. */
+export interface LocalCommands {
+  /**
+   * Runs a command (signals for refresh, sleep and clear; the preference
+   * file for taskcard) and returns its control card. Never throws: an
+   * unexpected error still yields a card.
+   */
+  render(cmd: ParsedCommand): Promise<Record<string, unknown>>;
+  /**
+   * Claims a control click's event id for an account; false when it was
+   * already claimed or the claim store cannot be read or written.
+   */
+  claim(alias: string, eventId: string): Promise<boolean>;
+  /** The current Task Card preference. */
+  taskcardPreference(): Promise<{ enabled: boolean; normalRows: number }>;
+}
