@@ -82,7 +82,12 @@ const exists = (path: string) => Deno.stat(path).then(() => true, () => false);
 
 Deno.test("/help in a DM is answered with a localized control card and leaves no record, reaction or wake", async () => {
   await using emu = await startEmulator();
-  for (const [language, title] of [["zh", "LingTai · 控制中心"], ["wen", "LingTai · 总览"], ["fr", "LingTai · Controls"]]) {
+  const cases: [string, string][] = [
+    ["zh", "LingTai · 控制中心"],
+    ["wen", "LingTai · 总览"],
+    ["fr", "LingTai · Controls"],
+  ];
+  for (const [language, title] of cases) {
     const bridge = await start(emu, language);
     try {
       await emu.ws.whenReady();
@@ -109,10 +114,24 @@ Deno.test("groups need an explicit @bot; a topic command is answered in its topi
   try {
     await emu.ws.whenReady();
     const quiet = emu.userSends({ user: D.alice.openId, chat: D.team, text: "/help" });
-    const all = emu.userSends({ user: D.alice.openId, chat: D.team, text: "/help", mentions: ["all"] });
-    const topic = emu.userSends({ user: D.alice.openId, chat: D.topics, text: "/status", mentions: ["bot"] });
+    const all = emu.userSends({
+      user: D.alice.openId,
+      chat: D.team,
+      text: "/help",
+      mentions: ["all"],
+    });
+    const topic = emu.userSends({
+      user: D.alice.openId,
+      chat: D.topics,
+      text: "/status",
+      mentions: ["bot"],
+    });
     const suffixed = emu.userSends({ user: D.alice.openId, chat: D.aliceP2p, text: "/help@Bot" });
-    const future = emu.userSends({ user: D.alice.openId, chat: D.aliceP2p, text: "/future-command now" });
+    const future = emu.userSends({
+      user: D.alice.openId,
+      chat: D.aliceP2p,
+      text: "/future-command now",
+    });
     const pushes = await bridge.channel.atLeast(1);
     assert.equal(pushes[0]!.content, "/future-command now");
 
@@ -139,7 +158,11 @@ Deno.test("control buttons update their card in place; signals are exact, a seco
     const kanban = await answerOf(emu, D.aliceP2p, cmd.messageId!);
     const cardId = emu.messages(D.aliceP2p).find((m) => m.parentId === cmd.messageId)!.messageId;
     const layer3 = buttons(kanban).find((b) => b.label.startsWith("3 · "))!;
-    const clicked = await emu.clickCard({ user: D.alice.openId, messageId: cardId, value: layer3.value }).result;
+    const clicked = await emu.clickCard({
+      user: D.alice.openId,
+      messageId: cardId,
+      value: layer3.value,
+    }).result;
     assert.equal(clicked.applied, true);
     const now = JSON.parse(emu.messages(D.aliceP2p).find((m) => m.messageId === cardId)!.content);
     assert.match(JSON.stringify(now), /3 · Runtime/);
@@ -147,7 +170,8 @@ Deno.test("control buttons update their card in place; signals are exact, a seco
     const refresh = { lingtai_control: { version: 1, command: "refresh", argument: "" } };
     await emu.clickCard({ user: D.alice.openId, messageId: cardId, value: refresh }).result;
     assert.equal(await Deno.readTextFile(join(bridge.workdir, ".refresh")), "");
-    const again = await emu.clickCard({ user: D.alice.openId, messageId: cardId, value: refresh }).result;
+    const again = await emu.clickCard({ user: D.alice.openId, messageId: cardId, value: refresh })
+      .result;
     assert.match(JSON.stringify(again.card?.data), /A refresh is already pending/);
 
     const sleep = emu.userSends({ user: D.alice.openId, chat: D.aliceP2p, text: "/sleep" });
@@ -183,7 +207,9 @@ Deno.test("control buttons update their card in place; signals are exact, a seco
     emu.ws.sendCardFrame(envelope);
     await emu.waitFor(() => emu.ws.unmatchedAcks().length === 2);
     assert.equal(await exists(join(bridge.workdir, ".sleep")), false);
-    const claims = await Deno.readTextFile(join(bridge.workdir, "feishu", "control_callbacks.json"));
+    const claims = await Deno.readTextFile(
+      join(bridge.workdir, "feishu", "control_callbacks.json"),
+    );
     assert.ok(!claims.includes("ev_control_replay"), "only hashes are stored");
     // Control clicks never wake the agent nor become records.
     assert.equal(bridge.channel.items.length, 0);
@@ -199,11 +225,17 @@ Deno.test("a control click by someone outside allowed_users does nothing", async
   const bridge = await start(emu, "en", { allowed_users: [D.alice.openId] });
   try {
     await emu.ws.whenReady();
-    const cmd = emu.userSends({ user: D.alice.openId, chat: D.team, text: "/help", mentions: ["bot"] });
+    const cmd = emu.userSends({
+      user: D.alice.openId,
+      chat: D.team,
+      text: "/help",
+      mentions: ["bot"],
+    });
     await answerOf(emu, D.team, cmd.messageId!);
     const cardId = emu.messages(D.team).find((m) => m.parentId === cmd.messageId)!.messageId;
     const sleep = { lingtai_control: { version: 1, command: "sleep", argument: "" } };
-    const refused = await emu.clickCard({ user: D.bob.openId, messageId: cardId, value: sleep }).result;
+    const refused = await emu.clickCard({ user: D.bob.openId, messageId: cardId, value: sleep })
+      .result;
     assert.equal(refused.applied, false);
     assert.equal(refused.toast?.type, "error");
     assert.equal(await exists(join(bridge.workdir, ".sleep")), false);

@@ -96,7 +96,9 @@ export function commandSeams(options: CommandSeamOptions): {
       answer: ({ account, callback, request }) =>
         inChat(`${account.alias}\u0000${callback.chatId}`, async () => {
           if (!await commands.claim(account.alias, callback.eventId)) return undefined;
-          const text = request.argument ? `/${request.command} ${request.argument}` : `/${request.command}`;
+          const text = request.argument
+            ? `/${request.command} ${request.argument}`
+            : `/${request.command}`;
           const parsed = parseCommand(text);
           if (!parsed) return undefined;
           const card = await commands.render(parsed);
