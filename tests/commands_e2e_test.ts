@@ -5,15 +5,22 @@
  * without a record, a reaction or a wake; unknown slash text is ordinary
  * input; groups need an explicit @bot; a control button replaces its card in
  * place; signals are written exactly and a replayed click writes none; a
- * click by someone outside `allowed_users` does nothing.
+ * click by someone outside `allowed_users` does nothing; a crash after the
+ * answer reached Feishu answers once.
  */
 
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { DEFAULT_IDS as D, type Emulator, startEmulator } from "../lib/emulator/mod.ts";
-import { type Bridge, bridgeConfig, startBridge } from "./_inbound.ts";
+import {
+  DEFAULT_IDS as D,
+  type Emulator,
+  ManualEmuClock,
+  startEmulator,
+} from "../lib/emulator/mod.ts";
+import { type Bridge, bridgeConfig, serverPid, startBridge, until } from "./_inbound.ts";
 
 type Rec = Record<string, unknown>;
+const REPLY = "/open-apis/im/v1/messages/:message_id/reply";
 type Card = {
   header: { title: { content: string } };
   body: { elements: Rec[] };
@@ -239,6 +246,36 @@ Deno.test("a control click by someone outside allowed_users does nothing", async
     assert.equal(refused.applied, false);
     assert.equal(refused.toast?.type, "error");
     assert.equal(await exists(join(bridge.workdir, ".sleep")), false);
+  } finally {
+    await bridge.close();
+  }
+});
+
+Deno.test("a crash after a command's answer reached Feishu and before its journal entry was done answers once", async () => {
+  const clock = new ManualEmuClock(Date.now());
+  await using emu = await startEmulator({ clock });
+  const workdir = await agentDir("en");
+  const config = bridgeConfig(emu.url);
+  let bridge = await startBridge({ workdir, config });
+  try {
+    await emu.ws.whenReady();
+    // The answer's request reaches Feishu, which takes a minute (emulator clock) to act on it.
+    emu.faults.add({ method: "POST", path: REPLY, times: 1, respond: { delayMs: 60_000 } });
+    const cmd = emu.userSends({ user: D.alice.openId, chat: D.aliceP2p, text: "/status" });
+    await emu.waitFor(() => emu.requests({ method: "POST", path: REPLY }).length === 1);
+    Deno.kill(await serverPid(workdir), "SIGKILL");
+    await bridge.close();
+    clock.advance(60_000);
+    await answerOf(emu, D.aliceP2p, cmd.messageId!);
+
+    bridge = await startBridge({ workdir, config });
+    await emu.ws.whenReady();
+    await until(async () => {
+      const j = (await bridge.status()).journal as Record<string, number>;
+      return j.pending === 0 && j.in_flight === 0;
+    }, { what: "the journal to drain" });
+    assert.ok(emu.requests({ method: "POST", path: REPLY }).length >= 2, "the job was replayed");
+    assert.equal(answers(emu, D.aliceP2p, cmd.messageId!).length, 1, "answered once");
   } finally {
     await bridge.close();
   }
