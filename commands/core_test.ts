@@ -141,7 +141,7 @@ Deno.test("/kanban: overview, the seven layers and all", async () => {
   const layer = async (n: string) => (await show(dir, `/kanban ${n}`)).body.split("\n");
   const l1 = await layer("1");
   deepEqual(l1.slice(0, 3), ["**1 · Identity**", "Agent: `Demo Agent`", "ID: `9a1e5b2d4c60`"]);
-  ok(/^Born: 2025-01-\d\d \d\d:\d\d/.test(l1[3]!), l1[3]);
+  ok(/^Born: 2025-01-\d\d \d\d:\d\d/.test(l1[3]!), String(l1[3]));
   equal(l1[4], "Molts: 2");
   deepEqual(await layer("2"), ["**2 · Model**", "Active: `claude-sonnet-4` (anthropic)"]);
   deepEqual(await layer("3"), [
