@@ -96,9 +96,9 @@ Deno.test("a click becomes one card_action record in the card's chat and one wak
       tag: "button",
       push: { duplicate: true },
     });
-    const answered = await first.result;
-    assert.equal(answered.ackCode, 200);
-    assert.deepEqual(answered.toast, { type: "info", content: "Sent to the agent." });
+    // Delivered twice at once: whichever ACK comes first settles the click (the
+    // duplicate's is empty), so only the code is certain here.
+    assert.equal((await first.result).ackCode, 200);
     await bridge.channel.atLeast(1);
     const second = emu.clickCard({
       user: D.alice.openId,
@@ -106,7 +106,9 @@ Deno.test("a click becomes one card_action record in the card's chat and one wak
       value: { action: "confirm" },
       tag: "button",
     });
-    await second.result;
+    const answered = await second.result;
+    assert.equal(answered.ackCode, 200);
+    assert.deepEqual(answered.toast, { type: "info", content: "Sent to the agent." });
     const pushes = await bridge.channel.atLeast(2);
 
     const records = await clicks(bridge, D.aliceP2p);
