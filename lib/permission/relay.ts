@@ -26,7 +26,7 @@ import { parsePermissionRequest, type PermissionRequest, typedVerdict } from "./
 /** How long a request can be answered here. */
 export const REQUEST_TTL_MS = 30 * 60_000;
 /** Longest wait for a clicker's name before the answered card shows their open_id. */
-export const NAME_WAIT_MS = 800;
+export const NAME_WAIT_MS = 1500;
 /** Requests kept (answered ones are dropped oldest first beyond this). */
 export const MAX_REQUESTS = 200;
 
