@@ -139,6 +139,14 @@ export function persistSent(
         ctx.store.records.update(alias, id, { record, status, chunkIds });
       }
     });
+    const last = (record.feishu_message_ids as string[] | undefined)?.at(-1);
+    if (last) {
+      ctx.onSent?.(alias, {
+        chatId: String(record.chat_id),
+        threadId: typeof record.thread_id === "string" ? record.thread_id : null,
+        messageId: last,
+      });
+    }
     return undefined;
   } catch (err) {
     const reason = err instanceof Error ? err.message : String(err);

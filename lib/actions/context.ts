@@ -22,6 +22,11 @@ export interface ActionContext {
   outbound: OutboundRuntime;
   /** Absolute path of the public identity document. */
   identityPath: string;
+  /**
+   * Told of every message the agent sent (its last chunk), so a resident
+   * Task Card above it can move below it.
+   */
+  onSent?(alias: string, message: { chatId: string; threadId: string | null; messageId: string }): void;
 }
 
 /**

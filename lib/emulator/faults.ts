@@ -5,7 +5,7 @@
  * @module
  */
 
-import type { Core } from "./core.ts";
+import type { Core, RequestRecord } from "./core.ts";
 import { ApiError, matchPath } from "./http/mod.ts";
 
 /** A canned answer. Without `status` and `code` it only delays (`delayMs`) and passes through. */
@@ -26,6 +26,11 @@ export interface FaultRule {
   path: string | RegExp;
   /** How many requests it answers (default: every one until cleared). */
   times?: number;
+  /**
+   * A further test of the request (its body, query, the chat it concerns),
+   * for faults that hit one conversation only; in-process use.
+   */
+  when?: (request: RequestRecord) => boolean;
   /** The answer; "hang" never answers (until close), "reset" breaks the connection. */
   respond: FaultResponse | "hang" | "reset";
 }
@@ -91,8 +96,10 @@ export class Faults {
   }
 
   /** Takes the first matching rule, counting down its `times`. */
-  take(method: string, path: string): FaultRule | undefined {
-    const index = this.rules.findIndex((r) => ruleMatches(r, method, path));
+  take(method: string, path: string, request?: RequestRecord): FaultRule | undefined {
+    const index = this.rules.findIndex((r) =>
+      ruleMatches(r, method, path) && (!r.when || (request !== undefined && r.when(request)))
+    );
     const rule = this.rules[index];
     if (!rule) return undefined;
     if (rule.times !== undefined) {

@@ -34,6 +34,8 @@ export interface CommandSeamOptions {
   commands: LocalCommands;
   store: Store;
   log: Logger;
+  /** Told of the command message and of its answer (they land below any Task Card). */
+  observe?(alias: string, message: { chatId: string; threadId: string | null; messageId: string }): void;
 }
 
 /** The two seams: the typed-command interceptor and the control-click handler. */
@@ -78,7 +80,11 @@ export function commandSeams(options: CommandSeamOptions): {
         priority: PRIORITY.answer,
       });
       if (out.failure) throw out.failure;
-      ledger.finish(key, out.delivered[0]?.messageId ?? null);
+      const answer = out.delivered[0]?.messageId ?? null;
+      ledger.finish(key, answer);
+      const where = { chatId: record.chat_id, threadId: record.thread_id ?? null };
+      options.observe?.(account.alias, { ...where, messageId: record.feishu_message_id });
+      if (answer) options.observe?.(account.alias, { ...where, messageId: answer });
     } catch (err) {
       log.warn("local command not answered", {
         account: account.alias,

@@ -25,6 +25,7 @@ import { createNotifier, liccInboxDir, type PushTarget } from "../notify/mod.ts"
 import { createPermissionRelay, type PermissionRelay } from "../permission/mod.ts";
 import { type BridgeHealth, createLocalCommands } from "../../commands/mod.ts";
 import { commandSeams } from "./commands.ts";
+import { createTaskCards, type TaskCards } from "../taskcard/mod.ts";
 import { openStore, type Store, type WorkdirLock } from "../store/mod.ts";
 import { VERSION } from "./about.ts";
 import { probeConfinement } from "./confinement.ts";
@@ -131,6 +132,7 @@ export async function startService(
   let inbound: InboundRuntime | null = null;
   let permission: PermissionRelay | null = null;
   let callbacks: CardCallbacks | null = null;
+  let taskCards: TaskCards | null = null;
   if (context) {
     try {
       const notifier = createNotifier({
@@ -147,15 +149,26 @@ export async function startService(
         notifyVerdict: (v) => options.push.notifyPermission?.(v) ?? Promise.resolve(),
       });
       permission = relay.enabled ? relay : null;
+      const local = createLocalCommands({
+        workdir: launch.workdir,
+        now: () => deps.clock.now(),
+        health: () => bridgeHealth(status()),
+        log,
+      });
+      const cardsOfTasks = taskCards = createTaskCards({
+        workdir: launch.workdir,
+        store: context.store,
+        accounts,
+        clock: deps.clock,
+        log,
+        preference: () => local.taskcardPreference(),
+      });
+      context.onSent = (alias, m) => cardsOfTasks.observe(alias, m);
       const commands = commandSeams({
-        commands: createLocalCommands({
-          workdir: launch.workdir,
-          now: () => deps.clock.now(),
-          health: () => bridgeHealth(status()),
-          log,
-        }),
+        commands: local,
         store: context.store,
         log,
+        observe: (alias, m) => cardsOfTasks.observe(alias, m),
       });
       const cards = callbacks = createCardCallbacks({
         store: context.store,
@@ -177,10 +190,12 @@ export async function startService(
           handleCard: cards.handle,
           relay: permission,
           command: commands.intercept,
+          taskCards: cardsOfTasks,
           extra: options.seams,
         }),
         connect: options.connect,
       });
+      await cardsOfTasks.start();
     } catch (err) {
       const msg = err instanceof Error ? err.message : String(err);
       notes.push(`inbound unavailable: ${msg}`);
@@ -204,6 +219,7 @@ export async function startService(
       mcp: options.mcp,
       callbacks: callbacks ? callbacks.counters : undefined,
       permission: permission ? () => ({ enabled: true, ...permission!.counters }) : undefined,
+      taskCards: taskCards ? () => taskCards!.status() : undefined,
     });
 
   const app: ServiceApp = {
@@ -233,6 +249,9 @@ export async function startService(
       await inbound?.close().catch((err) =>
         log.warn("inbound close failed", { error: String(err) })
       );
+      await taskCards?.close().catch((err) =>
+        log.warn("task cards close failed", { error: String(err) })
+      );
       for (const a of accounts) a.outbox.close();
       outbound.close();
       store?.close();
@@ -251,6 +270,7 @@ function composeSeams(parts: {
   handleCard: NonNullable<InboundSeams["handleCard"]>;
   relay: PermissionRelay | null;
   command: NonNullable<InboundSeams["interceptCommand"]>;
+  taskCards: TaskCards;
   extra?: InboundSeams;
 }): InboundSeams {
   const { relay, extra } = parts;
@@ -265,6 +285,11 @@ function composeSeams(parts: {
     async afterMessage(ctx) {
       relay?.noteWake({
         alias: ctx.account.alias,
+        chatId: ctx.record.chat_id,
+        threadId: ctx.record.thread_id,
+        messageId: ctx.record.feishu_message_id,
+      });
+      parts.taskCards.requested(ctx.account.alias, {
         chatId: ctx.record.chat_id,
         threadId: ctx.record.thread_id,
         messageId: ctx.record.feishu_message_id,

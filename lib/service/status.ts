@@ -17,6 +17,7 @@ import type { IntakeCounters } from "../inbound/mod.ts";
 import type { JournalStats } from "../journal/mod.ts";
 import type { NotifierCounters } from "../notify/mod.ts";
 import type { Store } from "../store/mod.ts";
+import type { TaskCardStatus } from "../taskcard/mod.ts";
 import type { Confinement } from "./confinement.ts";
 
 /** The long connection as the status shows it. */
@@ -97,6 +98,8 @@ export interface ServiceStatus {
   notifications?: NotifierCounters;
   mcp?: McpView;
   permission_relay?: PermissionView;
+  /** Resident Task Cards: preference, journal, routes, blocked bindings, writes. */
+  task_cards?: TaskCardStatus;
   notes: string[];
 }
 
@@ -120,6 +123,8 @@ export interface StatusSources {
   callbacks?: (alias: string) => CallbackCounters;
   /** The permission relay's counters, when it runs. */
   permission?: () => PermissionView;
+  /** The Task Cards' state, when they run. */
+  taskCards?: () => TaskCardStatus;
 }
 
 const iso = (ms: number | null) => ms === null ? null : new Date(ms).toISOString();
@@ -255,6 +260,7 @@ export function buildStatus(src: StatusSources): ServiceStatus {
       : {}),
     ...(src.mcp ? { mcp: src.mcp() } : {}),
     ...(src.permission ? { permission_relay: src.permission() } : {}),
+    ...(src.taskCards ? { task_cards: src.taskCards() } : {}),
     notes,
   };
 }

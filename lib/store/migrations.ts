@@ -95,4 +95,16 @@ export const MIGRATIONS: readonly Migration[] = [
         PRIMARY KEY (account, key)
       );`,
   },
+  {
+    version: 4,
+    name: "resident Task Card bindings, one per route",
+    sql: `CREATE TABLE task_cards (
+        route TEXT PRIMARY KEY,
+        account TEXT NOT NULL,
+        chat_id TEXT NOT NULL,
+        thread_id TEXT,
+        resident_id TEXT NOT NULL,
+        updated_at INTEGER NOT NULL
+      );`,
+  },
 ];

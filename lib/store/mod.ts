@@ -1,7 +1,7 @@
 /**
  * Durable state of the bridge in `<workdir>/feishu/`: `store.db` (SQLite via
  * node:sqlite, WAL) with records, contacts, identities and pending Typing
- * reactions; the workdir lock; search off the main thread.
+ * reactions, resident Task Card bindings; the workdir lock; search off the main thread.
  * @module
  */
 
@@ -14,6 +14,7 @@ import { ContactStore } from "./contacts.ts";
 import { IdentityStore } from "./identity.ts";
 import { TypingStore } from "./typing.ts";
 import { WriteStore } from "./writes.ts";
+import { TaskCardStore } from "./task_cards.ts";
 import { Searcher } from "./search.ts";
 
 export { RecordStore, type StoredRecord } from "./records.ts";
@@ -36,6 +37,7 @@ export { type BotIdentity, IdentityStore } from "./identity.ts";
 export { type TypingEntry, TypingStore } from "./typing.ts";
 export type { SearchJob } from "./search.ts";
 export { lockWorkdir, type WorkdirLock } from "./lock.ts";
+export { type BindingRead, routeKey, type TaskCardRoute, TaskCardStore } from "./task_cards.ts";
 
 /** The opened store. */
 export interface Store {
@@ -46,6 +48,8 @@ export interface Store {
   identities: IdentityStore;
   typing: TypingStore;
   writes: WriteStore;
+  /** Resident Task Card bindings. */
+  taskCards: TaskCardStore;
   searcher: Searcher;
   /** Runs `fn` in one transaction. */
   transaction<T>(fn: () => T): T;
@@ -70,6 +74,7 @@ export function openStore(workdir: string, clock: Clock): Store {
     identities: new IdentityStore(db, now),
     typing: new TypingStore(db, now),
     writes: new WriteStore(db, now),
+    taskCards: new TaskCardStore(db, now),
     searcher,
     transaction<T>(fn: () => T): T {
       db.exec("BEGIN IMMEDIATE");

@@ -105,7 +105,7 @@ function resetResponse(): Response {
 }
 
 async function applyFault(env: ApiEnv, record: RequestRecord): Promise<Response | undefined> {
-  const rule = env.faults.take(record.method, record.path);
+  const rule = env.faults.take(record.method, record.path, record);
   if (!rule) return undefined;
   record.faulted = true;
   if (rule.respond === "reset") return resetResponse();

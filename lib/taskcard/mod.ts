@@ -1,0 +1,15 @@
+/**
+ * Resident Task Cards: the agent's `logs/events.jsonl` projected into a
+ * public frame, the programmable slot under it, one card per route kept in
+ * step on Feishu.
+ * @module
+ */
+
+export {
+  createTaskCards,
+  type RouteMessage,
+  type TaskCardPreference,
+  type TaskCards,
+  type TaskCardsOptions,
+  type TaskCardStatus,
+} from "./manager.ts";

@@ -1,0 +1,414 @@
+/**
+ * End to end, resident Task Cards: the real server over stdio against the
+ * emulator, with an agent journal (`logs/events.jsonl`) the test appends to.
+ * A message that reaches the agent creates its route's card; journal rows
+ * edit it in place while it is last; a newer message below it rotates it
+ * old-first; a restart edits the bound card in place; topics keep their own
+ * card; one chat refusing every card write leaves the other's card alive;
+ * a burst of rows costs a handful of edits and ends on the final state; the
+ * programmable slot, `/taskcard`, the done reaction and unreadable bindings.
+ */
+
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { DatabaseSync } from "node:sqlite";
+import { DEFAULT_IDS as D, type Emulator, startEmulator } from "../lib/emulator/mod.ts";
+import type { StoredMessage } from "../lib/emulator/world.ts";
+import { type Bridge, bridgeConfig, startBridge, until } from "./_inbound.ts";
+
+type Rec = Record<string, unknown>;
+const TITLE = "LingTai Task Card";
+
+/** A workdir with an (empty) agent journal. */
+async function agentDir(): Promise<string> {
+  const workdir = await Deno.makeTempDir({ prefix: "feishu-mcp-taskcards-" });
+  await Deno.mkdir(join(workdir, "logs"));
+  await Deno.writeTextFile(join(workdir, "logs", "events.jsonl"), "");
+  return workdir;
+}
+
+/** Appends journal rows the way the agent's kernel does (one JSON object per line). */
+async function journal(workdir: string, ...rows: Rec[]): Promise<void> {
+  const text =
+    rows.map((r) => JSON.stringify({ agent_name: "scribe", ts: Date.now() / 1000, ...r }))
+      .join("\n") + "\n";
+  await Deno.writeTextFile(join(workdir, "logs", "events.jsonl"), text, { append: true });
+}
+
+const diary = (text: string, round = "call-1") => ({ type: "diary", text, api_call_id: round });
+
+function isTaskCard(m: StoredMessage): boolean {
+  if (m.sender.type !== "app" || m.msgType !== "interactive") return false;
+  try {
+    return JSON.parse(m.content).header?.title?.content === TITLE;
+  } catch {
+    return false;
+  }
+}
+
+/** The frame text a Task Card shows. */
+function frameOf(m: StoredMessage): string {
+  return String(JSON.parse(m.content).body.elements[0].content);
+}
+
+/** The live Task Cards of a chat (or of one topic), oldest first. */
+function cards(emu: Emulator, chatId: string, threadId?: string): StoredMessage[] {
+  return emu.messages(chatId).filter((m) =>
+    isTaskCard(m) && !m.deleted && (threadId === undefined || m.threadId === threadId)
+  );
+}
+
+/** Waits until the chat has one live card whose frame satisfies `test`. */
+function cardShowing(
+  emu: Emulator,
+  chatId: string,
+  test: (frame: string) => boolean,
+  threadId?: string,
+): Promise<StoredMessage> {
+  return emu.waitFor(() => {
+    const live = cards(emu, chatId, threadId);
+    return live.length === 1 && test(frameOf(live[0]!)) ? live[0] : undefined;
+  }, { description: "a task card showing the expected frame" });
+}
+
+const lastOf = (emu: Emulator, chatId: string) =>
+  emu.messages(chatId).filter((m) => !m.deleted).at(-1);
+
+function cardWrites(emu: Emulator, messageId: string) {
+  return emu.requests({ path: `/open-apis/im/v1/messages/${messageId}` })
+    .filter((r) => r.method === "PATCH");
+}
+
+async function start(emu: Emulator, workdir: string): Promise<Bridge> {
+  return await startBridge({ workdir, config: bridgeConfig(emu.url) });
+}
+
+Deno.test("a DM's card: created below the first message, edited in place, rotated below a newer message, hidden from read", async () => {
+  await using emu = await startEmulator();
+  const workdir = await agentDir();
+  const bridge = await start(emu, workdir);
+  try {
+    await emu.ws.whenReady();
+    const first = emu.userSends({ user: D.alice.openId, chat: D.aliceP2p, text: "build it" });
+    await bridge.channel.atLeast(1);
+    const card = await cardShowing(emu, D.aliceP2p, (f) => f.startsWith("📋 ACTIVITIES"));
+    const wire = JSON.parse(card.content);
+    assert.equal(wire.schema, "2.0");
+    assert.equal(wire.config.update_multi, true);
+    assert.equal(
+      lastOf(emu, D.aliceP2p)?.messageId,
+      card.messageId,
+      "the card is the last message",
+    );
+    assert.ok(card.seq > emu.world.messages.get(first.messageId!)!.seq);
+
+    await journal(workdir, diary("public response"), {
+      type: "tool_call",
+      tool_name: "bash",
+      tool_call_id: "t1",
+      api_call_id: "call-1",
+      tool_args: { _reasoning: "build", action: "run", command: "rm -rf /secret-path" },
+    });
+    const edited = await cardShowing(emu, D.aliceP2p, (f) => f.includes("• bash.run: build"));
+    assert.equal(edited.messageId, card.messageId, "edited in place");
+    assert.ok(!frameOf(edited).includes("secret-path"), "private arguments never reach the card");
+    assert.ok(cardWrites(emu, card.messageId).length >= 1);
+
+    const ids = (await bridge.records(D.aliceP2p)).map((r) => r.feishu_message_id);
+    assert.ok(!ids.includes(card.messageId), "read never shows the card");
+
+    // A newer message lands below the card: the old card goes, a new one comes after it.
+    const second = emu.userSends({ user: D.alice.openId, chat: D.aliceP2p, text: "and test it" });
+    await bridge.channel.atLeast(2);
+    const rotated = await emu.waitFor(() => {
+      const live = cards(emu, D.aliceP2p);
+      return live.length === 1 && live[0]!.messageId !== card.messageId ? live[0] : undefined;
+    }, { description: "the rotated card" });
+    assert.equal(emu.world.messages.get(card.messageId)?.deleted, true);
+    assert.ok(rotated.seq > emu.world.messages.get(second.messageId!)!.seq);
+    assert.ok(frameOf(rotated).includes("• bash.run: build"), "the new card shows the same state");
+    const deletes = emu.requests({ path: `/open-apis/im/v1/messages/${card.messageId}` })
+      .filter((r) => r.method === "DELETE");
+    const sends = emu.requests({ method: "POST", path: "/open-apis/im/v1/messages" })
+      .filter((r) => (r.body as Rec)?.msg_type === "interactive");
+    assert.equal(deletes.length, 1);
+    assert.ok(deletes[0]!.seq < sends.at(-1)!.seq, "old first: the delete came before the send");
+
+    const status = (await bridge.status()).task_cards;
+    assert.equal(status.routes, 1);
+    assert.deepEqual(status.blocked, []);
+    assert.equal(status.journal.present, true);
+  } finally {
+    await bridge.close();
+  }
+});
+
+Deno.test("after a restart the bound card is edited in place until a newer message is seen", async () => {
+  await using emu = await startEmulator();
+  const workdir = await agentDir();
+  let bridge = await start(emu, workdir);
+  let card: StoredMessage;
+  try {
+    await emu.ws.whenReady();
+    emu.userSends({ user: D.alice.openId, chat: D.aliceP2p, text: "hello" });
+    card = await cardShowing(emu, D.aliceP2p, (f) => f.startsWith("📋"));
+  } finally {
+    await bridge.close();
+  }
+  const sendsBefore = emu.requests({ method: "POST", path: "/open-apis/im/v1/messages" }).length;
+  bridge = await start(emu, workdir);
+  try {
+    await journal(workdir, diary("after the restart", "call-9"));
+    const edited = await cardShowing(emu, D.aliceP2p, (f) => f.includes("after the restart"));
+    assert.equal(edited.messageId, card.messageId);
+    assert.equal(
+      emu.requests({ method: "POST", path: "/open-apis/im/v1/messages" }).length,
+      sendsBefore,
+      "no new card",
+    );
+    assert.equal(
+      emu.requests({ method: "DELETE", path: `/open-apis/im/v1/messages/${card.messageId}` })
+        .length,
+      0,
+    );
+  } finally {
+    await bridge.close();
+  }
+});
+
+Deno.test("a topic keeps its own card, a reply in the topic; a card deleted by a user is replaced", async () => {
+  await using emu = await startEmulator();
+  const workdir = await agentDir();
+  const bridge = await start(emu, workdir);
+  try {
+    await emu.ws.whenReady();
+    const root = emu.userSends({
+      user: D.alice.openId,
+      chat: D.topics,
+      text: "@EmuBot plan the trip",
+      mentions: ["bot"],
+    });
+    await bridge.channel.atLeast(1);
+    const rootMsg = emu.world.messages.get(root.messageId!)!;
+    const topicCard = await emu.waitFor(() =>
+      emu.messages(D.topics).find((m) => isTaskCard(m) && m.threadId === rootMsg.threadId)
+    );
+    assert.equal(topicCard.parentId, root.messageId, "a reply to the topic's message");
+    emu.userSends({ user: D.alice.openId, chat: D.aliceP2p, text: "and in the DM" });
+    await bridge.channel.atLeast(2);
+    const dmCard = await cardShowing(emu, D.aliceP2p, (f) => f.startsWith("📋"));
+    const status = (await bridge.status()).task_cards;
+    assert.equal(status.routes, 2, "two routes, two cards");
+
+    // Someone deletes the DM's card; the next change brings a new one.
+    emu.recall({ messageId: dmCard.messageId });
+    await journal(workdir, diary("still going"));
+    const again = await cardShowing(emu, D.aliceP2p, (f) => f.includes("still going"));
+    assert.notEqual(again.messageId, dmCard.messageId);
+    const topicNow = await cardShowing(
+      emu,
+      D.topics,
+      (f) => f.includes("still going"),
+      rootMsg.threadId,
+    );
+    assert.equal(topicNow.messageId, topicCard.messageId, "the topic's card is edited in place");
+  } finally {
+    await bridge.close();
+  }
+});
+
+Deno.test("a chat refusing every card write never holds up another chat's card", async () => {
+  await using emu = await startEmulator();
+  const workdir = await agentDir();
+  // Every card write concerning Bob's DM fails; everything else passes.
+  const bobs = (r: { path: string; body?: unknown; query: Record<string, unknown> }) => {
+    const body = (r.body ?? {}) as Rec;
+    if (body.msg_type === "interactive" && body.receive_id === D.bobP2p) return true;
+    const id = r.path.split("/")[5];
+    return id !== undefined && emu.world.messages.get(id)?.chatId === D.bobP2p &&
+      emu.world.messages.get(id)?.msgType === "interactive";
+  };
+  emu.faults.add({ path: /^\/open-apis\/im\/v1\/messages/, when: bobs, respond: { code: 230099 } });
+  const bridge = await start(emu, workdir);
+  try {
+    await emu.ws.whenReady();
+    emu.userSends({ user: D.bob.openId, chat: D.bobP2p, text: "bob first" });
+    await bridge.channel.atLeast(1);
+    emu.userSends({ user: D.alice.openId, chat: D.aliceP2p, text: "alice second" });
+    await bridge.channel.atLeast(2);
+    await cardShowing(emu, D.aliceP2p, (f) => f.startsWith("📋"));
+    for (let i = 1; i <= 3; i++) {
+      await journal(workdir, diary(`step ${i}`));
+      await cardShowing(emu, D.aliceP2p, (f) => f.includes(`step ${i}`));
+    }
+    assert.deepEqual(cards(emu, D.bobP2p), []);
+    const status = await until(async () => {
+      const s = (await bridge.status()).task_cards;
+      return s.writes.failed >= 1 ? s : null;
+    });
+    assert.match(status.last_error.error, /^Failed to update Feishu Task Card/);
+    assert.equal(status.last_error.route, `main:${D.bobP2p}`);
+  } finally {
+    await bridge.close();
+  }
+});
+
+Deno.test("500 rows in 2 s cost a handful of edits and the card ends on the final state", async () => {
+  await using emu = await startEmulator();
+  const workdir = await agentDir();
+  const bridge = await start(emu, workdir);
+  try {
+    await emu.ws.whenReady();
+    emu.userSends({ user: D.alice.openId, chat: D.aliceP2p, text: "go" });
+    const card = await cardShowing(emu, D.aliceP2p, (f) => f.startsWith("📋"));
+    const before = cardWrites(emu, card.messageId).length;
+    const started = Date.now();
+    for (let batch = 0; batch < 20; batch++) {
+      const rows = Array.from(
+        { length: 25 },
+        (_, i) => diary(`row ${batch * 25 + i + 1}`, `call-${batch}`),
+      );
+      await journal(workdir, ...rows);
+      // Spread the rows over about two seconds, as a chatty agent would.
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    const spread = Date.now() - started;
+    const last = await cardShowing(emu, D.aliceP2p, (f) => f.includes("row 500"));
+    assert.equal(last.messageId, card.messageId);
+    const edits = cardWrites(emu, card.messageId).length - before;
+    // One edit per route per second at most, plus the one that brings the final state.
+    assert.ok(edits <= Math.ceil(spread / 1000) + 2, `${edits} edits for ${spread} ms of rows`);
+    assert.ok(edits >= 1);
+  } finally {
+    await bridge.close();
+  }
+});
+
+Deno.test("the programmable slot is composed under the automatic frame and cleared by exact inactive", async () => {
+  await using emu = await startEmulator();
+  const workdir = await agentDir();
+  const bridge = await start(emu, workdir);
+  try {
+    await emu.ws.whenReady();
+    emu.userSends({ user: D.alice.openId, chat: D.aliceP2p, text: "watch this" });
+    const card = await cardShowing(emu, D.aliceP2p, (f) => f.startsWith("📋"));
+    await Deno.mkdir(join(workdir, "taskcard"));
+    await Deno.writeTextFile(join(workdir, "taskcard", "taskcard.md"), "one truthful frame\n");
+    await Deno.writeTextFile(join(workdir, "taskcard", "status"), "active");
+    const composed = await cardShowing(emu, D.aliceP2p, (f) => f.includes("— TASK CARD —"));
+    assert.equal(composed.messageId, card.messageId);
+    assert.ok(frameOf(composed).endsWith("— TASK CARD —\none truthful frame\n"));
+    assert.ok(frameOf(composed).startsWith("📋 ACTIVITIES"));
+    // A status other than the exact word changes nothing; the exact `inactive` clears the slot.
+    await Deno.writeTextFile(join(workdir, "taskcard", "status"), "inactive");
+    const cleared = await cardShowing(emu, D.aliceP2p, (f) => !f.includes("— TASK CARD —"));
+    assert.equal(cleared.messageId, card.messageId);
+  } finally {
+    await bridge.close();
+  }
+});
+
+Deno.test("/taskcard off stops card writes, /taskcard 3 shows three rounds, the done reaction lands on the request", async () => {
+  await using emu = await startEmulator();
+  const workdir = await agentDir();
+  const bridge = await start(emu, workdir);
+  try {
+    await emu.ws.whenReady();
+    const ask = emu.userSends({ user: D.alice.openId, chat: D.aliceP2p, text: "long task" });
+    const card = await cardShowing(emu, D.aliceP2p, (f) => f.startsWith("📋"));
+    await Deno.writeTextFile(
+      join(workdir, ".status.json"),
+      JSON.stringify({ runtime: { state: "active" } }),
+    );
+    await journal(
+      workdir,
+      diary("round one", "r1"),
+      diary("round two", "r2"),
+      diary("round three", "r3"),
+    );
+    await cardShowing(emu, D.aliceP2p, (f) => f.includes("round three"));
+    await Deno.writeTextFile(
+      join(workdir, ".status.json"),
+      JSON.stringify({ runtime: { state: "idle" } }),
+    );
+    await emu.waitFor(() => emu.reactions(ask.messageId!).find((r) => r.emojiType === "DONE"));
+
+    const rows = emu.userSends({ user: D.alice.openId, chat: D.aliceP2p, text: "/taskcard 3" });
+    await emu.waitFor(() => emu.messages(D.aliceP2p).find((m) => m.parentId === rows.messageId));
+    const three = await cardShowing(
+      emu,
+      D.aliceP2p,
+      (f) => f.includes("round one") && f.includes("round two") && f.includes("current: 3"),
+    );
+    assert.ok(three.seq > 0);
+
+    const off = emu.userSends({ user: D.alice.openId, chat: D.aliceP2p, text: "/taskcard off" });
+    await emu.waitFor(() => emu.messages(D.aliceP2p).find((m) => m.parentId === off.messageId));
+    await until(async () => (await bridge.status()).task_cards.enabled === false);
+    const writes = emu.requests().filter((r) => r.method !== "GET").length;
+    await journal(workdir, diary("hidden round", "r4"));
+    await until(async () => (await bridge.status()).task_cards.journal.rounds >= 4);
+    // One more poll has passed; nothing was written for the hidden round.
+    await until(async () => {
+      const s = (await bridge.status()).task_cards;
+      return s.journal.rounds >= 4;
+    });
+    assert.ok(!cards(emu, D.aliceP2p).some((m) => frameOf(m).includes("hidden round")));
+    assert.equal(emu.requests().filter((r) => r.method !== "GET").length, writes);
+    assert.equal(card.chatId, D.aliceP2p);
+  } finally {
+    await bridge.close();
+  }
+});
+
+Deno.test("an unreadable binding blocks that route's card writes and says so in status; no journal, no card", async () => {
+  await using emu = await startEmulator();
+  const workdir = await agentDir();
+  let bridge = await start(emu, workdir);
+  try {
+    await emu.ws.whenReady();
+    emu.userSends({ user: D.alice.openId, chat: D.aliceP2p, text: "first" });
+    await cardShowing(emu, D.aliceP2p, (f) => f.startsWith("📋"));
+  } finally {
+    await bridge.close();
+  }
+  const db = new DatabaseSync(join(workdir, "feishu", "store.db"));
+  db.prepare("UPDATE task_cards SET resident_id = 'not-a-compound-id'").run();
+  db.close();
+  bridge = await start(emu, workdir);
+  try {
+    await emu.ws.whenReady();
+    const before = emu.requests({ method: "POST", path: "/open-apis/im/v1/messages" }).length;
+    emu.userSends({ user: D.alice.openId, chat: D.aliceP2p, text: "second" });
+    await bridge.channel.atLeast(1);
+    const status = await until(async () => {
+      const s = (await bridge.status()).task_cards;
+      return s.blocked.length === 1 && s.last_error ? s : null;
+    });
+    assert.equal(status.blocked[0].route, `main:${D.aliceP2p}`);
+    assert.match(status.blocked[0].reason, /compound id/);
+    await journal(workdir, diary("more"));
+    await until(async () => (await bridge.status()).task_cards.journal.rounds >= 1);
+    assert.equal(
+      emu.requests({ method: "POST", path: "/open-apis/im/v1/messages" }).length,
+      before,
+      "nothing sent to a route whose binding does not read back",
+    );
+  } finally {
+    await bridge.close();
+  }
+
+  // Without a journal (an MCP client that keeps none) no card is made.
+  const bare = await Deno.makeTempDir({ prefix: "feishu-mcp-taskcards-bare-" });
+  bridge = await start(emu, bare);
+  try {
+    await emu.ws.whenReady();
+    emu.userSends({ user: D.bob.openId, chat: D.bobP2p, text: "no journal here" });
+    await bridge.channel.atLeast(1);
+    const s = (await bridge.status()).task_cards;
+    assert.equal(s.journal.present, false);
+    assert.deepEqual(cards(emu, D.bobP2p), []);
+  } finally {
+    await bridge.close();
+  }
+});
