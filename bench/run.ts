@@ -14,6 +14,7 @@ const MODULES = [
   "./inbound_bench.ts",
   "./outbound_bench.ts",
   "./cards_bench.ts",
+  "./taskcard_bench.ts",
 ];
 
 const all: BenchResult[] = [];
