@@ -5,11 +5,4 @@
  * @module
  */
 
-export {
-  createTaskCards,
-  type RouteMessage,
-  type TaskCardPreference,
-  type TaskCards,
-  type TaskCardsOptions,
-  type TaskCardStatus,
-} from "./manager.ts";
+export { createTaskCards, type TaskCards, type TaskCardStatus } from "./manager.ts";
