@@ -14,6 +14,7 @@ import { join } from "node:path";
 import { DatabaseSync } from "node:sqlite";
 import { DEFAULT_IDS as D, type Emulator, startEmulator } from "../lib/emulator/mod.ts";
 import type { StoredMessage } from "../lib/emulator/world.ts";
+import type { TaskCardStatus } from "../lib/taskcard/mod.ts";
 import { type Bridge, bridgeConfig, startBridge, until } from "./_inbound.ts";
 
 type Rec = Record<string, unknown>;
@@ -79,6 +80,10 @@ function cardWrites(emu: Emulator, messageId: string) {
     .filter((r) => r.method === "PATCH");
 }
 
+async function taskStatus(bridge: Bridge): Promise<TaskCardStatus> {
+  return ((await bridge.status()) as { task_cards: TaskCardStatus }).task_cards;
+}
+
 async function start(emu: Emulator, workdir: string): Promise<Bridge> {
   return await startBridge({ workdir, config: bridgeConfig(emu.url) });
 }
@@ -134,7 +139,7 @@ Deno.test("a DM's card: created below the first message, edited in place, rotate
     assert.equal(deletes.length, 1);
     assert.ok(deletes[0]!.seq < sends.at(-1)!.seq, "old first: the delete came before the send");
 
-    const status = (await bridge.status()).task_cards;
+    const status = await taskStatus(bridge);
     assert.equal(status.routes, 1);
     assert.deepEqual(status.blocked, []);
     assert.equal(status.journal.present, true);
@@ -197,7 +202,7 @@ Deno.test("a topic keeps its own card, a reply in the topic; a card deleted by a
     emu.userSends({ user: D.alice.openId, chat: D.aliceP2p, text: "and in the DM" });
     await bridge.channel.atLeast(2);
     const dmCard = await cardShowing(emu, D.aliceP2p, (f) => f.startsWith("📋"));
-    const status = (await bridge.status()).task_cards;
+    const status = await taskStatus(bridge);
     assert.equal(status.routes, 2, "two routes, two cards");
 
     // Someone deletes the DM's card; the next change brings a new one.
@@ -243,11 +248,11 @@ Deno.test("a chat refusing every card write never holds up another chat's card",
     }
     assert.deepEqual(cards(emu, D.bobP2p), []);
     const status = await until(async () => {
-      const s = (await bridge.status()).task_cards;
+      const s = await taskStatus(bridge);
       return s.writes.failed >= 1 ? s : null;
     });
-    assert.match(status.last_error.error, /^Failed to update Feishu Task Card/);
-    assert.equal(status.last_error.route, `main:${D.bobP2p}`);
+    assert.match(status.last_error?.error ?? "", /^Failed to update Feishu Task Card/);
+    assert.equal(status.last_error?.route, `main:${D.bobP2p}`);
   } finally {
     await bridge.close();
   }
@@ -344,13 +349,13 @@ Deno.test("/taskcard off stops card writes, /taskcard 3 shows three rounds, the 
 
     const off = emu.userSends({ user: D.alice.openId, chat: D.aliceP2p, text: "/taskcard off" });
     await emu.waitFor(() => emu.messages(D.aliceP2p).find((m) => m.parentId === off.messageId));
-    await until(async () => (await bridge.status()).task_cards.enabled === false);
+    await until(async () => (await taskStatus(bridge)).enabled === false);
     const writes = emu.requests().filter((r) => r.method !== "GET").length;
     await journal(workdir, diary("hidden round", "r4"));
-    await until(async () => (await bridge.status()).task_cards.journal.rounds >= 4);
+    await until(async () => (await taskStatus(bridge)).journal.rounds >= 4);
     // One more poll has passed; nothing was written for the hidden round.
     await until(async () => {
-      const s = (await bridge.status()).task_cards;
+      const s = await taskStatus(bridge);
       return s.journal.rounds >= 4;
     });
     assert.ok(!cards(emu, D.aliceP2p).some((m) => frameOf(m).includes("hidden round")));
@@ -382,13 +387,13 @@ Deno.test("an unreadable binding blocks that route's card writes and says so in 
     emu.userSends({ user: D.alice.openId, chat: D.aliceP2p, text: "second" });
     await bridge.channel.atLeast(1);
     const status = await until(async () => {
-      const s = (await bridge.status()).task_cards;
+      const s = await taskStatus(bridge);
       return s.blocked.length === 1 && s.last_error ? s : null;
     });
-    assert.equal(status.blocked[0].route, `main:${D.aliceP2p}`);
-    assert.match(status.blocked[0].reason, /compound id/);
+    assert.equal(status.blocked[0]?.route, `main:${D.aliceP2p}`);
+    assert.match(status.blocked[0]?.reason ?? "", /compound id/);
     await journal(workdir, diary("more"));
-    await until(async () => (await bridge.status()).task_cards.journal.rounds >= 1);
+    await until(async () => (await taskStatus(bridge)).journal.rounds >= 1);
     assert.equal(
       emu.requests({ method: "POST", path: "/open-apis/im/v1/messages" }).length,
       before,
@@ -405,7 +410,7 @@ Deno.test("an unreadable binding blocks that route's card writes and says so in 
     await emu.ws.whenReady();
     emu.userSends({ user: D.bob.openId, chat: D.bobP2p, text: "no journal here" });
     await bridge.channel.atLeast(1);
-    const s = (await bridge.status()).task_cards;
+    const s = await taskStatus(bridge);
     assert.equal(s.journal.present, false);
     assert.deepEqual(cards(emu, D.bobP2p), []);
   } finally {

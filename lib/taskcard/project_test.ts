@@ -217,10 +217,10 @@ Deno.test("private arguments, thinking, result bodies and tokens never reach the
     }),
     { type: "thinking", api_call_id: "r", text: "THINKING-TEXT" },
     result("c1", "ok", 2300, "RESULT-BODY"),
-    diary("r", "done, Bearer abc.def.ghi"),
+    diary("r", "done, Bearer t-g1044ab7cdef.XYZ0123456789abcd"),
   ]));
   const json = JSON.stringify(p.groups);
-  for (const leak of ["id_rsa", "command", "THINKING-TEXT", "RESULT-BODY", "abc.def.ghi"]) {
+  for (const leak of ["id_rsa", "command", "THINKING-TEXT", "RESULT-BODY", "g1044ab7cdef"]) {
     assert.ok(!json.includes(leak), `${leak} leaked`);
   }
   assert.ok(!json.includes(GITHUB_TOKEN), "GitHub token in reasoning leaked");
