@@ -26,7 +26,10 @@ export interface ActionContext {
    * Told of every message the agent sent (its last chunk), so a resident
    * Task Card above it can move below it.
    */
-  onSent?(alias: string, message: { chatId: string; threadId: string | null; messageId: string }): void;
+  onSent?(
+    alias: string,
+    message: { chatId: string; threadId: string | null; messageId: string },
+  ): void;
 }
 
 /**

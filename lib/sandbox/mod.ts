@@ -11,6 +11,7 @@ import { type App, appCommand } from "../launch/mod.ts";
 import { DEFAULT_IDS, startEmulator } from "../emulator/mod.ts";
 import { Client, StdioClientTransport } from "../mcp/client.ts";
 import { answer, type ChannelPush, toolCaller } from "./demo_agent.ts";
+import { journaledCaller } from "./journal.ts";
 import { seedDemoAgent } from "../../commands/mod.ts";
 
 function say(line: string): void {
@@ -71,12 +72,14 @@ export async function runSandbox(launch: LaunchOptions, app: App): Promise<void>
     client = new Client({ name: "feishu-sandbox-demo-agent", version: "1.0.0" }, {
       versionNegotiation: { mode: "auto" },
     });
-    const call = toolCaller(client);
+    const agent = journaledCaller(workdir, toolCaller(client));
     client.fallbackNotificationHandler = (n) => {
       if (n.method === "notifications/claude/channel") {
-        answer(n.params as unknown as ChannelPush, call).catch((err) =>
-          say(`demo agent: ${String(err)}`)
-        );
+        const push = n.params as unknown as ChannelPush;
+        agent.round(
+          `Answering ${push.meta.user ?? "someone"}: ${push.content.slice(0, 80)}`,
+          () => answer(push, agent.call),
+        ).catch((err) => say(`demo agent: ${String(err)}`));
       }
       return Promise.resolve();
     };

@@ -35,7 +35,10 @@ export interface CommandSeamOptions {
   store: Store;
   log: Logger;
   /** Told of the command message and of its answer (they land below any Task Card). */
-  observe?(alias: string, message: { chatId: string; threadId: string | null; messageId: string }): void;
+  observe?(
+    alias: string,
+    message: { chatId: string; threadId: string | null; messageId: string },
+  ): void;
 }
 
 /** The two seams: the typed-command interceptor and the control-click handler. */
