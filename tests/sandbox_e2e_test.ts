@@ -20,6 +20,7 @@ interface PageMessage {
   sender: { type: string };
   edit_count: number;
   updated: boolean;
+  deleted: boolean;
 }
 
 /** Waits, on the page's live SSE feed, until `pick` finds something in the chat. */
@@ -90,8 +91,9 @@ Deno.test("deno task sandbox: a DM in the page gets the demo agent's answers thr
     assert.match(JSON.stringify(final.content), /Done/);
     const items = (await (await fetch(`${url}/__emu/api/chats/${D.aliceP2p}/messages`)).json())
       .items as PageMessage[];
+    const isTaskCard = (m: PageMessage) => JSON.stringify(m.content).includes("LingTai Task Card");
     const progress = items.filter((m) =>
-      m.sender.type === "app" && m.msg_type === "interactive" && m.updated
+      m.sender.type === "app" && m.msg_type === "interactive" && m.updated && !isTaskCard(m)
     );
     assert.equal(
       progress.length,
@@ -103,6 +105,12 @@ Deno.test("deno task sandbox: a DM in the page gets the demo agent's answers thr
       }`,
     );
     assert.match(JSON.stringify(progress[0]!.content), /3\/3/);
+    // The demo agent journals its rounds: the chat keeps one Task Card showing its last one.
+    await waitInChat(url, D.aliceP2p, (ms) => {
+      const cards = ms.filter((m) => isTaskCard(m) && !m.deleted);
+      const last = /✓ feishu\.reply/.test(JSON.stringify(cards[0]?.content ?? ""));
+      return cards.length === 1 && last ? cards[0] : undefined;
+    });
 
     assert.equal(await sandbox.stop("SIGINT"), true);
     assert.doesNotMatch(sandbox.log(), / ERROR /);

@@ -80,6 +80,16 @@ function cardWrites(emu: Emulator, messageId: string) {
     .filter((r) => r.method === "PATCH");
 }
 
+/** Reads rows of the running server's store (WAL: a second reader is fine). */
+function storeRows(workdir: string, sql: string): Rec[] {
+  const db = new DatabaseSync(join(workdir, "feishu", "store.db"), { readOnly: true });
+  try {
+    return db.prepare(sql).all().map((r) => ({ ...r }));
+  } finally {
+    db.close();
+  }
+}
+
 async function taskStatus(bridge: Bridge): Promise<TaskCardStatus> {
   return ((await bridge.status()) as { task_cards: TaskCardStatus }).task_cards;
 }
@@ -139,6 +149,23 @@ Deno.test("a DM's card: created below the first message, edited in place, rotate
     assert.equal(deletes.length, 1);
     assert.ok(deletes[0]!.seq < sends.at(-1)!.seq, "old first: the delete came before the send");
 
+    const bound = await until(async () => {
+      const rows = storeRows(
+        workdir,
+        "SELECT route, account, chat_id, thread_id, resident_id FROM task_cards",
+      );
+      return rows[0]?.resident_id === `main:${D.aliceP2p}:${rotated.messageId}` ? rows : null;
+    });
+    assert.deepEqual(bound, [{
+      route: `main:${D.aliceP2p}`,
+      account: "main",
+      chat_id: D.aliceP2p,
+      thread_id: null,
+      resident_id: `main:${D.aliceP2p}:${rotated.messageId}`,
+    }]);
+    const hidden = storeRows(workdir, "SELECT hidden, record FROM records WHERE hidden = 1");
+    assert.equal(hidden.length, 2, "both cards were recorded, hidden");
+    assert.equal(JSON.parse(String(hidden[0]!.record)).task_card, true);
     const status = await taskStatus(bridge);
     assert.equal(status.routes, 1);
     assert.deepEqual(status.blocked, []);
@@ -199,11 +226,27 @@ Deno.test("a topic keeps its own card, a reply in the topic; a card deleted by a
       emu.messages(D.topics).find((m) => isTaskCard(m) && m.threadId === rootMsg.threadId)
     );
     assert.equal(topicCard.parentId, root.messageId, "a reply to the topic's message");
+    const [binding] = await until(async () => {
+      const rows = storeRows(workdir, "SELECT route, thread_id FROM task_cards");
+      return rows.length === 1 ? rows : null;
+    });
+    assert.deepEqual(binding, {
+      route: `main:${D.topics}:${rootMsg.threadId}`,
+      thread_id: rootMsg.threadId,
+    });
+    const sent = JSON.parse(
+      String(storeRows(workdir, "SELECT record FROM records WHERE hidden = 1")[0]!.record),
+    );
+    assert.equal(sent.task_card, true);
+    assert.equal(sent.thread_id, rootMsg.threadId);
+    assert.equal(sent.reply_to, `main:${D.topics}:${root.messageId}`);
+    assert.equal(sent.reply_in_thread, true);
     emu.userSends({ user: D.alice.openId, chat: D.aliceP2p, text: "and in the DM" });
     await bridge.channel.atLeast(2);
     const dmCard = await cardShowing(emu, D.aliceP2p, (f) => f.startsWith("📋"));
-    const status = await taskStatus(bridge);
-    assert.equal(status.routes, 2, "two routes, two cards");
+    await until(async () => (await taskStatus(bridge)).routes === 2, {
+      what: "two routes, two cards",
+    });
 
     // Someone deletes the DM's card; the next change brings a new one.
     emu.recall({ messageId: dmCard.messageId });

@@ -12,6 +12,8 @@ import type { ToolCall } from "./demo_agent.ts";
 
 /** Wraps the tool caller so every call is journaled in the current round. */
 export function journaledCaller(workdir: string, call: ToolCall): {
+  /** Creates the (empty) journal, as a runtime does at start, so the first message gets a card. */
+  open(): Promise<void>;
   call: ToolCall;
   /** Runs one round of work (one message answered) between `active` and `idle`. */
   round(summary: string, work: () => Promise<void>): Promise<void>;
@@ -34,6 +36,10 @@ export function journaledCaller(workdir: string, call: ToolCall): {
     await Deno.writeTextFile(file, JSON.stringify({ ...data, runtime: { ...runtime, state } }));
   };
   return {
+    async open() {
+      await Deno.mkdir(join(workdir, "logs"), { recursive: true });
+      await Deno.writeTextFile(path, "", { append: true });
+    },
     async call(action, input) {
       const id = `demo-${round}-${++calls}`;
       const apiCallId = `demo-round-${round}`;

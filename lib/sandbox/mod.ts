@@ -73,6 +73,7 @@ export async function runSandbox(launch: LaunchOptions, app: App): Promise<void>
       versionNegotiation: { mode: "auto" },
     });
     const agent = journaledCaller(workdir, toolCaller(client));
+    await agent.open();
     client.fallbackNotificationHandler = (n) => {
       if (n.method === "notifications/claude/channel") {
         const push = n.params as unknown as ChannelPush;

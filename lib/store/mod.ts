@@ -37,7 +37,7 @@ export { type BotIdentity, IdentityStore } from "./identity.ts";
 export { type TypingEntry, TypingStore } from "./typing.ts";
 export type { SearchJob } from "./search.ts";
 export { lockWorkdir, type WorkdirLock } from "./lock.ts";
-export { type BindingRead, routeKey, type TaskCardRoute, TaskCardStore } from "./task_cards.ts";
+export { type BindingRead, routeKey, type TaskCardRoute } from "./task_cards.ts";
 
 /** The opened store. */
 export interface Store {

@@ -108,7 +108,14 @@ export class TaskCardStore {
    * the caller can say so and leave it alone).
    */
   routes(): { route: TaskCardRoute; key: string; invalid: string | null }[] {
-    return this.#db.prepare("SELECT * FROM task_cards ORDER BY updated_at, route").all().map(
+    let rows: Record<string, unknown>[];
+    try {
+      rows = this.#db.prepare("SELECT * FROM task_cards ORDER BY updated_at, route").all();
+    } catch (err) {
+      const reason = `bindings unreadable: ${(err as Error).message}`;
+      return [{ route: { account: "", chatId: "", threadId: null }, key: "*", invalid: reason }];
+    }
+    return rows.map(
       (row) => ({
         route: {
           account: String(row.account ?? ""),
