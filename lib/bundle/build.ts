@@ -5,16 +5,16 @@
  * `node_modules`. Optionally compiles that file into a binary.
  *
  * `deno task bundle` and `deno task compile` run this file
- * (`[--out dist/feishu-mcp.js] [--compile [--binary dist/feishu-mcp]]`).
+ * (`[--out dist/feishu-mcp.js] [--compile [--binary dist/feishu-mcp] [--config F [--workdir D]]]`).
  * Bundling needs no network once the npm packages and esbuild are cached;
  * compiling downloads Deno's `denort` runtime unless `DENORT_BIN` names one.
  * @module
  */
 
-import { dirname, join, relative } from "node:path";
+import { dirname, join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
-import { hostsFor } from "../launch/mod.ts";
+import { confinedFlags, hostsFor } from "../launch/mod.ts";
 
 /** The repository root. */
 export const REPO_DIR: string = fileURLToPath(new URL("../..", import.meta.url)).replace(/\/$/, "");
@@ -110,10 +110,13 @@ export function foreignImports(specifiers: string[]): string[] {
 
 /**
  * The permissions baked into a compiled binary. It cannot re-execute itself
- * with flags computed per workdir, so it gets what `deno run` would: read and
- * write relative to its working directory (start it with the workdir as its
- * cwd), the Feishu and Lark hosts, the environment. No `--allow-run`: the
- * transcriber needs the bundle or the source form.
+ * with flags computed at start, so they are computed now. Given the config
+ * and workdir it will serve, it gets exactly the set `start` confines the
+ * server to (read and write in the workdir, read of the config and media
+ * roots, the configured Feishu hosts and proxies, `--allow-run` of the
+ * configured transcriber); without them, what `deno run` would give it for a
+ * workdir that is its working directory: read and write of `.`, the Feishu
+ * and Lark hosts, the environment, no programs.
  *
  * @example
  * ```ts
@@ -122,12 +125,24 @@ export function foreignImports(specifiers: string[]): string[] {
  * if (!f.includes("--allow-write=.") || f.some((x) => x.startsWith("--allow-run"))) throw new Error();
  * ```
  */
-export function compileFlags(): string[] {
+export function compileFlags(
+  target: { configPath: string; workdir: string; env?: Record<string, string | undefined> } | null =
+    null,
+): string[] {
+  const base = ["--no-prompt", "--no-config", "--unstable-kv"];
+  if (target) {
+    const flags = confinedFlags({
+      // A compiled binary carries its own files: nothing beside it needs reading.
+      appDir: target.workdir,
+      workdir: target.workdir,
+      configPath: target.configPath,
+      env: target.env ?? {},
+    });
+    return [...base, ...flags.filter((f) => f !== "--no-prompt")];
+  }
   const hosts = [...hostsFor("feishu"), ...hostsFor("lark")];
   return [
-    "--no-prompt",
-    "--no-config",
-    "--unstable-kv",
+    ...base,
     "--allow-read=.",
     "--allow-write=.",
     "--allow-env",
@@ -136,9 +151,13 @@ export function compileFlags(): string[] {
 }
 
 /** Compiles a built bundle into a binary (needs `DENORT_BIN` or internet). */
-export async function compileBinary(bundle: string, binary: string): Promise<BuildResult> {
+export async function compileBinary(
+  bundle: string,
+  binary: string,
+  flags: string[] = compileFlags(),
+): Promise<BuildResult> {
   const out = await new Deno.Command(Deno.execPath(), {
-    args: ["compile", ...compileFlags(), "-o", binary, bundle],
+    args: ["compile", ...flags, "-o", binary, bundle],
     cwd: REPO_DIR,
     stdout: "inherit",
     stderr: "inherit",
@@ -150,6 +169,20 @@ export async function compileBinary(bundle: string, binary: string): Promise<Bui
     );
   }
   return { path: binary, bytes: (await Deno.stat(binary)).size };
+}
+
+/** The compile flags of `--config F [--workdir D]` (paths from the caller's directory). */
+function compileTarget(config: string | undefined, workdir: string | undefined): string[] {
+  if (config === undefined) {
+    if (workdir !== undefined) throw new Error("--workdir needs --config (the config it serves)");
+    return compileFlags();
+  }
+  const caller = Deno.env.get("INIT_CWD") || Deno.cwd();
+  return compileFlags({
+    configPath: resolve(caller, config),
+    workdir: resolve(caller, workdir ?? "."),
+    env: Deno.env.toObject(),
+  });
 }
 
 function say(line: string): void {
@@ -167,6 +200,8 @@ async function main(): Promise<void> {
       out: { type: "string", default: join(REPO_DIR, "dist", "feishu-mcp.js") },
       compile: { type: "boolean", default: false },
       binary: { type: "string", default: join(REPO_DIR, "dist", "feishu-mcp") },
+      config: { type: "string" },
+      workdir: { type: "string" },
     },
     strict: true,
   });
@@ -174,7 +209,9 @@ async function main(): Promise<void> {
   const bundle = await buildBundle({ outFile: values.out });
   say(`bundle: ${relative(Deno.cwd(), bundle.path)} (${size(bundle.bytes)})`);
   if (values.compile) {
-    const binary = await compileBinary(bundle.path, values.binary);
+    const flags = compileTarget(values.config, values.workdir);
+    say(`permissions: ${flags.filter((f) => f.startsWith("--allow")).join(" ")}`);
+    const binary = await compileBinary(bundle.path, values.binary, flags);
     say(`binary: ${relative(Deno.cwd(), binary.path)} (${size(binary.bytes)})`);
   }
 }

@@ -7,10 +7,9 @@
  * @module
  */
 
-import { configuredProxies, proxyEnvOf } from "../feishu/proxy.ts";
 import type { LaunchOptions } from "../config/mod.ts";
 import { type App, appCommand } from "./app.ts";
-import { peekConfig, permissionFlags } from "./permissions.ts";
+import { confinedFlags } from "./permissions.ts";
 
 /** Writes one `feishu-mcp:` line to stderr and exits with status 2. */
 export function fail(message: string): never {
@@ -39,16 +38,11 @@ export async function ensureConfined(app: App, launch: LaunchOptions): Promise<v
 }
 
 async function reexecConfined(app: App, launch: LaunchOptions): Promise<never> {
-  const peek = peekConfig(launch.configPath);
-  const env = Deno.env.toObject();
-  const flags = permissionFlags({
+  const flags = confinedFlags({
     appDir: app.appDir,
     workdir: launch.workdir,
     configPath: launch.configPath,
-    domains: peek.domains,
-    mediaRoots: peek.mediaRoots,
-    transcriber: peek.transcriber,
-    proxies: configuredProxies(proxyEnvOf(env)).map((u) => u.origin),
+    env: Deno.env.toObject(),
   });
   Deno.mkdirSync(launch.workdir, { recursive: true });
   const { command, args } = appCommand(app, {

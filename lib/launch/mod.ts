@@ -8,4 +8,4 @@
 
 export { type App, appCommand, bundleApp, sourceApp } from "./app.ts";
 export { ensureConfined, fail } from "./confine.ts";
-export { hostsFor } from "./permissions.ts";
+export { confinedFlags, hostsFor } from "./permissions.ts";

@@ -8,6 +8,7 @@
 
 // The light reader, not config/mod.ts: the launcher must not load the validator.
 import { readRawConfig } from "../config/peek.ts";
+import { configuredProxies, proxyEnvOf } from "../feishu/proxy.ts";
 
 /** What the flags depend on (a loosely read config is enough). */
 export interface PermissionInputs {
@@ -96,4 +97,27 @@ export function peekConfig(
   const cmd = raw?.transcriber?.command;
   if (Array.isArray(cmd) && typeof cmd[0] === "string") out.transcriber = cmd[0];
   return out;
+}
+
+/**
+ * The confined flags for one workdir and config, read from the config file
+ * and the proxy environment: what `start` re-executes the server with, and
+ * what `deno task compile --config` bakes into a binary.
+ */
+export function confinedFlags(i: {
+  appDir: string;
+  workdir: string;
+  configPath: string | null;
+  env: Record<string, string | undefined>;
+}): string[] {
+  const peek = peekConfig(i.configPath);
+  return permissionFlags({
+    appDir: i.appDir,
+    workdir: i.workdir,
+    configPath: i.configPath,
+    domains: peek.domains,
+    mediaRoots: peek.mediaRoots,
+    transcriber: peek.transcriber,
+    proxies: configuredProxies(proxyEnvOf(i.env)).map((u) => u.origin),
+  });
 }
