@@ -24,6 +24,7 @@ import {
   toProjection,
 } from "./project.ts";
 import type { Projection, RenderTime } from "./types.ts";
+import { readAt, withFile } from "./_file.ts";
 
 /** Bytes read from the end of the file when (re)loading it, doubled while too few rounds. */
 export const TAIL_CHUNK = 65_536;
@@ -64,19 +65,6 @@ interface Loaded {
 const NL = 0x0a;
 // Non-fatal: a stray invalid byte spoils (at most) its own line, never the poll.
 const decoder = new TextDecoder("utf-8");
-
-/** Reads up to `length` bytes at `position`; fewer when the file is shorter now. */
-async function readAt(file: Deno.FsFile, position: number, length: number): Promise<Uint8Array> {
-  const buf = new Uint8Array(length);
-  await file.seek(position, Deno.SeekMode.Start);
-  let got = 0;
-  while (got < length) {
-    const n = await file.read(buf.subarray(got));
-    if (n === null) break;
-    got += n;
-  }
-  return buf.subarray(0, got);
-}
 
 /** The lines of `bytes[from, end)`, each tagged with its offset in the file. */
 function splitLines(bytes: Uint8Array, from: number, end: number, base: number): JournalLine[] {
@@ -128,13 +116,7 @@ export function createJournalTailer(options: JournalTailerOptions): JournalTaile
 
   /** Projects the tail of the file: at least the last rounds, or the whole file when shorter. */
   async function load(): Promise<Loaded | null> {
-    let file: Deno.FsFile;
-    try {
-      file = await Deno.open(path, { read: true });
-    } catch {
-      return null;
-    }
-    try {
+    return await withFile(path, async (file) => {
       const info = await file.stat();
       if (!info.isFile) return null;
       const size = info.size;
@@ -155,9 +137,7 @@ export function createJournalTailer(options: JournalTailerOptions): JournalTaile
           return { state: projected, offset: readFrom + end, ino: info.ino };
         }
       }
-    } finally {
-      file.close();
-    }
+    });
   }
 
   function adopt(loaded: Loaded): void {
@@ -180,20 +160,8 @@ export function createJournalTailer(options: JournalTailerOptions): JournalTaile
     return always || !sameProjection(before, state);
   }
 
-  async function readAppended(from: number, length: number): Promise<Uint8Array | null> {
-    let file: Deno.FsFile;
-    try {
-      file = await Deno.open(path, { read: true });
-    } catch {
-      return null;
-    }
-    try {
-      return await readAt(file, from, length);
-    } catch {
-      return null;
-    } finally {
-      file.close();
-    }
+  function readAppended(from: number, length: number): Promise<Uint8Array | null> {
+    return withFile(path, (file) => readAt(file, from, length)).catch(() => null);
   }
 
   async function poll(): Promise<boolean> {

@@ -17,6 +17,7 @@ import { PRIORITY } from "../outbound/mod.ts";
 import { stopTyping } from "../presence/mod.ts";
 import { routeKey, type Store, type TaskCardRoute } from "../store/mod.ts";
 import { DoneWatch, type Request } from "./done.ts";
+import { readAt, withFile } from "./_file.ts";
 import { feishuTransport, LatestMessages } from "./feishu.ts";
 import { createJournalTailer } from "./journal.ts";
 import { RoutePacer } from "./pace.ts";
@@ -90,20 +91,13 @@ const STATE_BYTES = 64 << 10;
 
 /** The agent's runtime state from `.status.json`, or null. */
 async function agentState(workdir: string): Promise<string | null> {
-  try {
-    const file = await Deno.open(join(workdir, ".status.json"));
-    try {
-      const buf = new Uint8Array(STATE_BYTES);
-      const n = await file.read(buf) ?? 0;
-      const data = JSON.parse(new TextDecoder().decode(buf.subarray(0, n)));
-      const state = data?.runtime?.state ?? data?.state;
-      return typeof state === "string" ? state : null;
-    } finally {
-      file.close();
-    }
-  } catch {
-    return null;
-  }
+  const read = await withFile(join(workdir, ".status.json"), async (file) => {
+    const bytes = await readAt(file, 0, STATE_BYTES);
+    const data = JSON.parse(new TextDecoder().decode(bytes));
+    const state = data?.runtime?.state ?? data?.state;
+    return typeof state === "string" ? state : null;
+  }).catch(() => null);
+  return read ?? null;
 }
 
 async function exists(path: string): Promise<boolean> {

@@ -11,6 +11,7 @@
 
 import { join } from "node:path";
 import { stripWhitespace } from "./project.ts";
+import { readAt, withFile } from "./_file.ts";
 
 /** Code points of the body the card shows. */
 export const BODY_LIMIT = 3500;
@@ -34,30 +35,14 @@ async function readBounded(
   path: string,
   limit: number,
 ): Promise<{ text: string; more: boolean } | null> {
-  let file: Deno.FsFile;
-  try {
-    file = await Deno.open(path, { read: true });
-  } catch {
-    return null;
-  }
-  try {
-    const buf = new Uint8Array(limit + 1);
-    let got = 0;
-    while (got < buf.length) {
-      const n = await file.read(buf.subarray(got));
-      if (n === null) break;
-      got += n;
-    }
-    const more = got > limit;
+  return await withFile(path, async (file) => {
+    const bytes = await readAt(file, 0, limit + 1);
+    const more = bytes.length > limit;
     // `stream` keeps a sequence split by the limit from counting as invalid.
     const text = new TextDecoder("utf-8", { fatal: true })
-      .decode(buf.subarray(0, Math.min(got, limit)), { stream: more });
+      .decode(bytes.subarray(0, Math.min(bytes.length, limit)), { stream: more });
     return { text, more };
-  } catch {
-    return null;
-  } finally {
-    file.close();
-  }
+  }).catch(() => null);
 }
 
 /**
