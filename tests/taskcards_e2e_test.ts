@@ -149,12 +149,13 @@ Deno.test("a DM's card: created below the first message, edited in place, rotate
     assert.equal(deletes.length, 1);
     assert.ok(deletes[0]!.seq < sends.at(-1)!.seq, "old first: the delete came before the send");
 
-    const bound = await until(async () => {
+    const bound = await until(() => {
       const rows = storeRows(
         workdir,
         "SELECT route, account, chat_id, thread_id, resident_id FROM task_cards",
       );
-      return rows[0]?.resident_id === `main:${D.aliceP2p}:${rotated.messageId}` ? rows : null;
+      const done = rows[0]?.resident_id === `main:${D.aliceP2p}:${rotated.messageId}`;
+      return Promise.resolve(done ? rows : null);
     });
     assert.deepEqual(bound, [{
       route: `main:${D.aliceP2p}`,
@@ -226,9 +227,9 @@ Deno.test("a topic keeps its own card, a reply in the topic; a card deleted by a
       emu.messages(D.topics).find((m) => isTaskCard(m) && m.threadId === rootMsg.threadId)
     );
     assert.equal(topicCard.parentId, root.messageId, "a reply to the topic's message");
-    const [binding] = await until(async () => {
+    const [binding] = await until(() => {
       const rows = storeRows(workdir, "SELECT route, thread_id FROM task_cards");
-      return rows.length === 1 ? rows : null;
+      return Promise.resolve(rows.length === 1 ? rows : null);
     });
     assert.deepEqual(binding, {
       route: `main:${D.topics}:${rootMsg.threadId}`,
