@@ -88,7 +88,7 @@ async function checkConfig(state: CanaryState): Promise<CheckResult> {
   for (const s of res.secrets) deps.addSecret(s);
   if (!res.ok) {
     return failed("config", res.errors.join("; "), {
-      fix: "fix the config file: `serve` refuses it for the same reasons",
+      fix: "fix the config file (or the --config path): `serve` refuses it for the same reasons",
     });
   }
   for (const a of res.config.accounts) deps.addSecret(a.appSecret);
