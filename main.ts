@@ -6,6 +6,8 @@
  *   config file, the media roots and the Feishu hosts.
  * - `sandbox`: the loopback Feishu emulator, its web chat page, the bridge and
  *   a demo agent, for trying the whole loop without a tenant.
+ * - `canary`: checks a real tenant end to end (token, bot, scopes, long
+ *   connection, a DM, a card click) and exits 0 only when all pass.
  * @module
  */
 

@@ -1,7 +1,8 @@
 /**
  * The command line, shared by every form of the app (source, bundle,
  * compiled): `serve` (default) confines itself, then serves MCP over stdio;
- * `sandbox` runs the emulator, the web page, the bridge and a demo agent.
+ * `sandbox` runs the emulator, the web page, the bridge and a demo agent;
+ * `canary` checks a real tenant end to end and exits with its verdict.
  * This router sits above `launch/`, `service/` and `sandbox/`, so none of
  * them imports another to start it.
  * @module
@@ -22,6 +23,22 @@ export async function runCli(app: App): Promise<void> {
     case "sandbox": {
       const { runSandbox } = await import("../sandbox/mod.ts");
       return await runSandbox(launch, app);
+    }
+    case "canary": {
+      // Unconfined but read-only: it opens no store and writes no workdir state.
+      const { runCanary } = await import("../canary/mod.ts");
+      const out = (stream: typeof Deno.stdout) => (text: string) =>
+        void stream.writeSync(new TextEncoder().encode(text));
+      const words = [...Deno.args];
+      words.splice(words.indexOf("canary"), 1);
+      const code = await runCanary(words, {
+        vars: Deno.env.toObject(),
+        cwd: Deno.cwd(),
+        stdout: out(Deno.stdout),
+        stderr: out(Deno.stderr),
+      });
+      // Explicit, as for serve: a socket the SDK still holds must not keep the process alive.
+      return Deno.exit(code);
     }
     case "serve": {
       await ensureConfined(app, launch);

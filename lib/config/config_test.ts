@@ -223,3 +223,12 @@ Deno.test("resolveLaunch() rejects an unknown subcommand and unknown flags", () 
   );
   assert.throws(() => resolveLaunch({ args: ["--nope"], env: {}, cwd: "/" }));
 });
+
+Deno.test("resolveLaunch() leaves the canary's flags to the canary and keeps serve strict", () => {
+  const args = ["canary", "--config", "c.json", "--to", "ou_x", "--timeout", "3", "--json"];
+  assert.equal(resolveLaunch({ args, env: {}, cwd: "/" }).subcommand, "canary");
+  assert.throws(
+    () => resolveLaunch({ args: ["serve", "--to", "ou_x"], env: {}, cwd: "/" }),
+    /--to/,
+  );
+});

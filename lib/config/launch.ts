@@ -8,7 +8,7 @@ import { isAbsolute, resolve } from "node:path";
 import { parseArgs } from "node:util";
 
 /** Subcommands of `main.ts`. */
-export const SUBCOMMANDS = ["serve", "sandbox"] as const;
+export const SUBCOMMANDS = ["serve", "sandbox", "canary"] as const;
 /** One of {@link SUBCOMMANDS}. */
 export type Subcommand = typeof SUBCOMMANDS[number];
 
@@ -55,7 +55,9 @@ export interface LaunchInputs {
  */
 export function resolveLaunch(inputs: LaunchInputs): LaunchOptions {
   const { values, positionals } = parseArgs({
-    args: inputs.args,
+    // The canary parses its own flags (`--to`, `--timeout`, …) and is named
+    // first; every other subcommand's flags are checked strictly here.
+    args: inputs.args[0] === "canary" ? ["canary"] : inputs.args,
     options: {
       config: { type: "string" },
       workdir: { type: "string" },

@@ -12,7 +12,14 @@ import type { FaultRule } from "./faults.ts";
 import type { ChangeFeed, WaitOptions } from "./feed.ts";
 import type { Inbound, UserMessageInput } from "./inbound.ts";
 import type { EventEnvelope } from "./views.ts";
-import type { CardCallbackMode, CardResult, Reaction, StoredMessage, World } from "./world.ts";
+import type {
+  CardCallbackMode,
+  CardResult,
+  Reaction,
+  ScopeSetting,
+  StoredMessage,
+  World,
+} from "./world.ts";
 import type {
   Ack,
   EndpointRefusal,
@@ -88,6 +95,13 @@ export interface FaultControls {
    * app: the first one.
    */
   setCardCallback(mode: CardCallbackMode, options?: { app?: string }): void;
+  /**
+   * The tenant's scope grants as `application/v6/scopes` lists them from now
+   * on: `withhold` scopes are listed not granted (2), `omit` ones not at all.
+   * Replaces the previous setting; `{}` grants every default scope again.
+   * Listing only: other calls are not refused for a missing scope.
+   */
+  setScopes(setting: ScopeSetting & { app?: string }): void;
 }
 
 /** A running (or in-process) Feishu emulator. */

@@ -135,6 +135,8 @@ class EmulatorImpl implements Emulator {
     setChatRateLimit: (n) => void (this.#core.settings.chatRateLimit = n),
     setAppRateLimit: (n) => void (this.#core.settings.appRateLimit = n),
     setCardCallback: (mode, options = {}) => void (this.#appOf(options.app).cardCallback = mode),
+    setScopes: ({ app, withhold = [], omit = [] }) =>
+      void (this.#appOf(app).scopes = { withhold: [...withhold], omit: [...omit] }),
   };
 
   #appOf(appId?: string): App {

@@ -39,6 +39,23 @@ export const DEFAULT_IDS = {
 } as const;
 
 /**
+ * The scopes the default app requests, all granted unless a test withholds
+ * some (`faults.setScopes`): what a messaging bot with media, reactions,
+ * sender names and chat info asks for, by Feishu's scope names.
+ */
+export const DEFAULT_SCOPES: readonly string[] = Object.freeze([
+  "im:message",
+  "im:message:send_as_bot",
+  "im:message.p2p_msg:readonly",
+  "im:message.group_at_msg:readonly",
+  "im:resource",
+  "im:message.reactions:read",
+  "im:message.reactions:write_only",
+  "contact:user.base:readonly",
+  "im:chat:readonly",
+]);
+
+/**
  * Builds a user record from the default-world shape.
  *
  * @example

@@ -12,6 +12,17 @@
  */
 export type CardCallbackMode = "long_connection" | "none";
 
+/**
+ * How the tenant stands on the scopes an app asks for. By default every scope
+ * of `DEFAULT_SCOPES` is requested and granted; `withhold` lists scopes the
+ * app requested but the tenant did not grant (`grant_status` 2, e.g. waiting
+ * for an administrator), `omit` scopes the app never requested (not listed).
+ */
+export interface ScopeSetting {
+  withhold?: readonly string[];
+  omit?: readonly string[];
+}
+
 /** A self-built app and its bot. */
 export interface App {
   appId: string;
@@ -22,6 +33,8 @@ export interface App {
   tenantKey: string;
   /** Card callback delivery (default "long_connection"). */
   cardCallback?: CardCallbackMode;
+  /** Scope grants (default: every scope of `DEFAULT_SCOPES` granted). */
+  scopes?: ScopeSetting;
 }
 
 /** A tenant user. `available` is false when the user is outside the app's availability. */

@@ -1,12 +1,14 @@
 /**
  * Tenant tokens and app identity: `auth/v3/tenant_access_token/internal`
  * (top-level `tenant_access_token`/`expire`), bearer checks (99991661 missing,
- * 99991663 invalid, expired or revoked), `bot/v3/info` (top-level `bot`) and
- * `application/v6/applications/:app_id`.
+ * 99991663 invalid, expired or revoked), `bot/v3/info` (top-level `bot`),
+ * `application/v6/applications/:app_id` and the tenant's scope grants
+ * (`application/v6/scopes`).
  * @module
  */
 
 import type { Core } from "../core.ts";
+import { DEFAULT_SCOPES } from "../fixtures.ts";
 import { ID_PREFIX } from "../ids.ts";
 import type { App } from "../world.ts";
 import { ApiError, json, ok } from "./_envelope.ts";
@@ -63,6 +65,26 @@ function issueToken(core: Core, body: unknown): Response {
   return json({ code: 0, msg: "ok", tenant_access_token: token, expire });
 }
 
+/** Grant status codes of `application/v6/scopes`. */
+const GRANTED = 1;
+const NOT_GRANTED = 2;
+
+/**
+ * The scopes an app requested with their grant status, as
+ * `application/v6/scopes` lists them (`data.scopes[{scope_name, grant_status,
+ * scope_type}]`, the node-sdk's `application.v6.scope.list` shape).
+ */
+function scopeList(app: App): { scope_name: string; grant_status: number; scope_type: string }[] {
+  const withheld = new Set(app.scopes?.withhold ?? []);
+  const omitted = new Set(app.scopes?.omit ?? []);
+  const names = [...new Set([...DEFAULT_SCOPES, ...withheld])].filter((s) => !omitted.has(s));
+  return names.map((scope_name) => ({
+    scope_name,
+    grant_status: withheld.has(scope_name) ? NOT_GRANTED : GRANTED,
+    scope_type: "tenant",
+  }));
+}
+
 /** Routes of this area. */
 export const authRoutes: Route[] = [
   {
@@ -106,5 +128,10 @@ export const authRoutes: Route[] = [
         },
       });
     },
+  },
+  {
+    method: "GET",
+    pattern: "/open-apis/application/v6/scopes",
+    handle: ({ app }) => ok({ scopes: scopeList(app) }),
   },
 ];

@@ -7,6 +7,7 @@
 
 import type { Core, RequestRecord } from "../core.ts";
 import type { Faults } from "../faults.ts";
+import { ID_PREFIX } from "../ids.ts";
 import type { WsHub } from "../ws/mod.ts";
 import { ApiError, errorResponse, json } from "./_envelope.ts";
 import { authenticate, authRoutes } from "./auth.ts";
@@ -178,6 +179,8 @@ export async function handleApi(env: ApiEnv, req: Request, url: URL): Promise<Re
       res = json({ code: 500, msg: `emulator error: ${String(error)}` }, 500);
     } else res = errorResponse(core, error);
   }
+  // Feishu names every answer with a log id, not only the errors it explains.
+  if (!res.headers.has("x-tt-logid")) res.headers.set("x-tt-logid", core.ids.next(ID_PREFIX.log));
   await finish(record, res);
   core.feed.emit({ kind: "request.logged" });
   return res;
