@@ -1,13 +1,16 @@
 /**
  * The operator docs are held to the code: every action, error code we
  * return, provider code we classify, local command and config field the
- * code knows must appear in the reference page that documents it, so a new
- * one cannot ship undocumented.
+ * code knows, every canary check and every scope the canary asks for must
+ * appear in the reference page that documents it, so a new one cannot ship
+ * undocumented.
  */
 
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { LOCAL_COMMANDS } from "../commands/names.ts";
+import { CHECK_NAMES } from "../lib/canary/_types.ts";
+import { FEATURE_SCOPES } from "../lib/canary/scopes.ts";
 import { configSchema } from "../lib/config/schema.ts";
 import { ERROR_CODES } from "../lib/core/errors.ts";
 import { PROVIDER_CODE_TABLE } from "../lib/feishu/classify.ts";
@@ -74,4 +77,11 @@ Deno.test("diagnostics.md explains every error code we return and every provider
   assert.deepEqual(missing(DIAGNOSTICS, ERROR_CODES), []);
   const codes = PROVIDER_CODE_TABLE.flatMap((row) => row.codes.map(String));
   assert.deepEqual(missing(DIAGNOSTICS, codes), []);
+});
+
+Deno.test("setup.md and diagnostics.md name every canary check, setup.md every scope it asks for", () => {
+  assert.deepEqual(missing(SETUP, CHECK_NAMES), []);
+  assert.deepEqual(missing(DIAGNOSTICS, CHECK_NAMES), []);
+  const scopes = FEATURE_SCOPES.flatMap((f) => f.scopes.map((s) => s.scope));
+  assert.deepEqual(missing(SETUP, scopes), []);
 });
