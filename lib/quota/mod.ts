@@ -9,4 +9,4 @@
  */
 
 export { createQuotaMeter, type QuotaMeter } from "./meter.ts";
-export { monthKey, type QuotaView, quotaView } from "./view.ts";
+export { monthKey, QUOTA_SAVING_CARD_GAP_MS, type QuotaView, quotaView } from "./view.ts";

@@ -13,6 +13,9 @@ export const QUOTA_WARNING_RATIO = 0.8;
 /** From this share of the quota on, the bridge saves calls on its own. */
 export const QUOTA_SAVING_RATIO = 0.9;
 
+/** Least time between two writes of one route's Task Card while saving calls. */
+export const QUOTA_SAVING_CARD_GAP_MS = 10_000;
+
 /** The month's usage. */
 export interface QuotaView {
   /** `YYYY-MM`, UTC. */
