@@ -1,7 +1,8 @@
 /**
  * The command line, shared by every form of the app (source, bundle,
  * compiled): `serve` (default) confines itself, then serves MCP over stdio;
- * `sandbox` runs the emulator, the web page, the bridge and a demo agent.
+ * `sandbox` runs the emulator, the web page, the bridge and a demo agent;
+ * `doctor` reports on a workdir read-only and exits 0 (healthy) or 1.
  * This router sits above `launch/`, `service/` and `sandbox/`, so none of
  * them imports another to start it.
  * @module
@@ -22,6 +23,10 @@ export async function runCli(app: App): Promise<void> {
     case "sandbox": {
       const { runSandbox } = await import("../sandbox/mod.ts");
       return await runSandbox(launch, app);
+    }
+    case "doctor": {
+      const { runDoctor } = await import("../doctor/mod.ts");
+      Deno.exit(await runDoctor(launch));
     }
     case "serve": {
       await ensureConfined(app, launch);
