@@ -26,7 +26,8 @@ export async function runCli(app: App): Promise<void> {
     }
     case "doctor": {
       const { runDoctor } = await import("../doctor/mod.ts");
-      Deno.exit(await runDoctor(launch));
+      // A report, then its verdict as the exit code (0 healthy, 1 attention).
+      return Deno.exit(await runDoctor(launch));
     }
     case "serve": {
       await ensureConfined(app, launch);
