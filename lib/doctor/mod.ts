@@ -11,9 +11,8 @@
  */
 
 import type { LaunchOptions } from "../config/mod.ts";
-import { Redactor } from "../core/mod.ts";
 import { gather } from "./_gather.ts";
-import { buildReport, renderText } from "./report.ts";
+import { buildReport, redactOutput, renderText } from "./report.ts";
 
 /** Where doctor writes and what time it is (tests pass their own). */
 export interface DoctorIo {
@@ -42,9 +41,8 @@ export async function runDoctor(
   const gathered = await gather(launch, now);
   const report = buildReport(gathered, now);
   // Belt and braces: nothing gathered should hold a secret or a token, and the
-  // redactor makes sure (the app secrets, `t-`/`u-` tokens, bearer headers).
-  const redactor = new Redactor(gathered.secrets);
+  // redaction makes sure (the app secrets, `t-`/`u-` tokens, bearer headers).
   const text = launch.json ? JSON.stringify(report, null, 2) + "\n" : renderText(report);
-  io.write(redactor.redact(text));
+  io.write(redactOutput(text, gathered.secrets));
   return report.healthy ? 0 : 1;
 }

@@ -1,11 +1,12 @@
 /**
  * The doctor's verdict and its two renderings: the report as data (what
  * `--json` prints), the list of things that need attention (any makes the
- * exit code 1), and a readable text. Pure: gathered data and a time in,
- * report out.
+ * exit code 1), a readable text, and the redaction every output passes.
+ * Pure: gathered data and a time in, report out.
  * @module
  */
 
+import { Redactor } from "../core/mod.ts";
 import type { Gathered } from "./_gather.ts";
 
 /** One account's connection as the last health snapshot recorded it. */
@@ -205,4 +206,25 @@ export function renderText(r: DoctorReport): string {
     })`,
   );
   return out.join("\n") + "\n";
+}
+
+/**
+ * Token-shaped words (`t-…`, `u-…`) with the underscore the shared redactor
+ * leaves out: doctor prints error texts written by other processes, so it
+ * casts the wider net.
+ */
+const TOKEN_LIKE = /\b([tu])-[A-Za-z0-9_.-]{8,}/g;
+
+/**
+ * Removes the config's secrets and anything token-shaped from doctor's output.
+ *
+ * @example
+ * ```ts
+ * import { redactOutput } from "./report.ts";
+ * const out = redactOutput("token t-emu_0001 and s3cret-value", ["s3cret-value"]);
+ * if (out !== "token t-[REDACTED] and [REDACTED]") throw new Error(out);
+ * ```
+ */
+export function redactOutput(text: string, secrets: readonly string[]): string {
+  return new Redactor(secrets).redact(text).replace(TOKEN_LIKE, "$1-[REDACTED]");
 }
