@@ -4,7 +4,8 @@
  * store for `doctor` (at once when a state changes, otherwise at most every
  * few seconds and only when something changed), and the journal figures
  * that cost a KV scan (dedupe keys, dead-letter reasons), refreshed in the
- * background for the synchronous status.
+ * background for the synchronous status when the journal admitted or
+ * dead-lettered something since, or every few seconds for expiries.
  * @module
  */
 
@@ -123,10 +124,17 @@ export function createJournalInspector(
   const redact = options.redact ?? ((t: string) => t);
   let figures: JournalFigures | null = null;
   let readAt = Number.NEGATIVE_INFINITY;
+  // What the journal had admitted and dead-lettered when last read: a change reads again.
+  const version = () => {
+    const s = journal.stats();
+    return `${s.admitted}/${s.deadLetters}`;
+  };
+  let readVersion = "";
   let running: Promise<void> | null = null;
   let closed = false;
 
   const read = async () => {
+    readVersion = version();
     const [dedupe, dead] = await Promise.all([journal.dedupeKeys(), journal.deadLetters()]);
     figures = {
       dedupe_keys: dedupe,
@@ -144,7 +152,9 @@ export function createJournalInspector(
   };
   return {
     figures() {
-      if (clock.now() - readAt >= JOURNAL_FIGURES_MAX_AGE_MS) void refresh();
+      if (clock.now() - readAt >= JOURNAL_FIGURES_MAX_AGE_MS || version() !== readVersion) {
+        void refresh();
+      }
       return figures;
     },
     refresh,
