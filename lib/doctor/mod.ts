@@ -15,7 +15,7 @@ import { gather } from "./_gather.ts";
 import { buildReport, redactOutput, renderText } from "./report.ts";
 
 /** Where doctor writes and what time it is (tests pass their own). */
-export interface DoctorIo {
+interface DoctorIo {
   write(text: string): void;
   now(): number;
 }

@@ -39,7 +39,7 @@ export type {
 } from "./record_types.ts";
 export { type BotIdentity, IdentityStore } from "./identity.ts";
 export { readTypingPending, type TypingEntry, TypingStore } from "./typing.ts";
-export { type ApiCallRow, readApiCalls } from "./api_calls.ts";
+export { readApiCalls } from "./api_calls.ts";
 export { type HealthSnapshot, readHealth } from "./health.ts";
 export { openSqliteReadOnly, type ReadOnlyMode } from "./readonly.ts";
 export type { SearchJob } from "./search.ts";
