@@ -101,6 +101,27 @@ Deno.test("/status: summary and bridge health", async () => {
   ok(card.body.includes("- `main`: connected · last event 2025-01-20T10:04:00Z"));
   ok(card.body.includes("Queue: 3 · Dead letters: 1"));
   deepEqual(card.buttons.map((b) => b.command), ["kanban", "help"]);
+  const quota = await show(dir, "/status", {
+    health: () => ({
+      accounts: [],
+      queue_depth: 0,
+      dead_letters: 2,
+      dead_letter_reasons: [{ error: "Error: boom", count: 2 }],
+      dedupe_keys: 14,
+      typing_pending: 1,
+      quota: {
+        month: "2025-01",
+        used: 9,
+        monthly_calls: 10,
+        warning: "9 of 10 Feishu API calls used this month (90%): saving calls",
+        saving: true,
+      },
+    }),
+  });
+  ok(quota.body.includes("- 2 × Error: boom"));
+  ok(quota.body.includes("Dedupe keys: 14 · Typing pending: 1"));
+  ok(quota.body.includes("API calls 2025-01: 9 of 10 · saving calls"));
+  ok(quota.body.includes("9 of 10 Feishu API calls used this month (90%): saving calls"));
   const missing = await show("", "/status", {
     health: () => ({ accounts: [], queue_depth: 0, dead_letters: 0 }),
   });

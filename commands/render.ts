@@ -65,6 +65,20 @@ function healthLines(h: BridgeHealth): string[] {
   }
   if (h.accounts.length === 0) lines.push("- no accounts");
   lines.push(`Queue: ${h.queue_depth} · Dead letters: ${h.dead_letters}`);
+  for (const r of (h.dead_letter_reasons ?? []).slice(0, 3)) {
+    lines.push(`- ${r.count} × ${safe(cutCodePoints(r.error, 200).text)}`);
+  }
+  const extra = [
+    h.dedupe_keys === undefined ? null : `Dedupe keys: ${h.dedupe_keys}`,
+    h.typing_pending === undefined ? null : `Typing pending: ${h.typing_pending}`,
+  ].filter((x) => x !== null);
+  if (extra.length) lines.push(extra.join(" · "));
+  if (h.quota) {
+    const q = h.quota;
+    const of = q.monthly_calls === null ? "" : ` of ${q.monthly_calls}`;
+    lines.push(`API calls ${q.month}: ${q.used}${of}${q.saving ? " · saving calls" : ""}`);
+    if (q.warning) lines.push(`**⚠ ${safe(q.warning)}**`);
+  }
   return lines;
 }
 

@@ -11,6 +11,20 @@ export interface BridgeHealth {
   /** Journal entries pending. */
   queue_depth: number;
   dead_letters: number;
+  /** Dead letters grouped by their last error, most frequent first. */
+  dead_letter_reasons?: { error: string; count: number }[];
+  /** Dedupe keys the journal holds (its memory of seen events). */
+  dedupe_keys?: number;
+  /** Typing reactions still to remove. */
+  typing_pending?: number;
+  /** This month's Feishu API calls. */
+  quota?: {
+    month: string;
+    used: number;
+    monthly_calls: number | null;
+    warning: string | null;
+    saving: boolean;
+  };
 }
 
 /** What {@link LocalCommands} works on. */

@@ -2,12 +2,15 @@
  * One configured Feishu app at run time — the single shape actions, inbound,
  * presence and status all use: its alias, app id and `allowed_users`, its
  * REST api, its outbox (every write, paced for this app alone), the bot's
- * identity, sender names, and its long connection.
+ * identity, sender names, and its long connection. Every HTTP request of
+ * its REST client and of its long connection is reported to the quota meter
+ * handed in, and every change of the connection's status to the health
+ * observer.
  * @module
  */
 
 import type { ResolvedAccount } from "../config/mod.ts";
-import type { Clock, Logger } from "../core/mod.ts";
+import type { ApiCallCounter, Clock, Logger } from "../core/mod.ts";
 import {
   createFeishuApi,
   type FeishuApi,
@@ -54,6 +57,15 @@ export interface Account {
   readonly identity: AccountIdentity;
   readonly names: NameResolver;
   readonly connection: AccountConnection;
+  /** True while the month's API calls near the quota: automatic extras are skipped. */
+  saving(): boolean;
+}
+
+/** The quota meter as an account sees it. */
+export interface AccountQuota {
+  /** The counter this account's HTTP requests report to. */
+  counter(alias: string): ApiCallCounter;
+  saving(): boolean;
 }
 
 /** What {@link createAccount} needs besides the config entry. */
@@ -65,6 +77,10 @@ export interface AccountDeps {
   api?: FeishuApi;
   /** Outbox pacing (Feishu: 5 per chat, 50 per app, per second). */
   pacing?: { perChatPerSecond?: number; appPerSecond?: number };
+  /** Counts every Feishu request and says when to save calls; absent = nothing counted. */
+  quota?: AccountQuota;
+  /** Sees every status change of the long connection (the health snapshot). */
+  onConnectionStatus?: (alias: string, status: LongConnectionStatus) => void;
 }
 
 /** How often an unknown identity may be looked up again. */
@@ -74,12 +90,14 @@ export const IDENTITY_LOOKUP_INTERVAL_MS = 30_000;
 export function createAccount(config: ResolvedAccount, deps: AccountDeps): Account {
   const { store, clock, log } = deps;
   const alias = config.alias;
+  const onCall = deps.quota?.counter(alias);
   const api = deps.api ?? createFeishuApi({
     alias,
     appId: config.appId,
     appSecret: config.appSecret,
     baseUrl: config.baseUrl,
     log,
+    onCall,
   });
   const outbox = createOutbox({
     api,
@@ -114,6 +132,7 @@ export function createAccount(config: ResolvedAccount, deps: AccountDeps): Accou
     api,
     outbox,
     identity,
+    saving: () => deps.quota?.saving() ?? false,
     names: createNameResolver({
       contactName: (id) => store.contacts.displayName(alias, id),
       lookup: (id) => api.userName(id),
@@ -128,6 +147,10 @@ export function createAccount(config: ResolvedAccount, deps: AccountDeps): Accou
           baseUrl: config.baseUrl,
           log,
           clock,
+          onCall,
+          onStatus: deps.onConnectionStatus
+            ? (status) => deps.onConnectionStatus!(alias, status)
+            : undefined,
           ...handlers,
         });
       },

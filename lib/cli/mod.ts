@@ -2,7 +2,8 @@
  * The command line, shared by every form of the app (source, bundle,
  * compiled): `serve` (default) confines itself, then serves MCP over stdio;
  * `sandbox` runs the emulator, the web page, the bridge and a demo agent;
- * `canary` checks a real tenant end to end and exits with its verdict.
+ * `canary` checks a real tenant end to end and exits with its verdict;
+ * `doctor` reports on a workdir read-only and exits 0 (healthy) or 1.
  * This router sits above `launch/`, `service/` and `sandbox/`, so none of
  * them imports another to start it.
  * @module
@@ -39,6 +40,11 @@ export async function runCli(app: App): Promise<void> {
       });
       // Explicit, as for serve: a socket the SDK still holds must not keep the process alive.
       return Deno.exit(code);
+    }
+    case "doctor": {
+      const { runDoctor } = await import("../doctor/mod.ts");
+      // A report, then its verdict as the exit code (0 healthy, 1 attention).
+      return Deno.exit(await runDoctor(launch));
     }
     case "serve": {
       await ensureConfined(app, launch);

@@ -105,6 +105,18 @@ const rejections: { name: string; config: unknown; want: string[] }[] = [
     want: ["config limits: unknown key 'frames'"],
   },
   {
+    name: "a monthly quota that is not a positive whole number",
+    config: { accounts: [acct], quota: { monthly_calls: 2.5 } },
+    want: [
+      "config quota.monthly_calls: Expected monthly_calls to be a whole number from 1 to 1000000000",
+    ],
+  },
+  {
+    name: "an unknown quota key",
+    config: { accounts: [acct], quota: { daily_calls: 1 } },
+    want: ["config quota: unknown key 'daily_calls'"],
+  },
+  {
     name: "a tool_schema that is not auto, ltp or portable",
     config: { accounts: [acct], tool_schema: "openai" },
     want: ["config tool_schema: Expected one of auto, ltp, portable"],
@@ -146,6 +158,15 @@ Deno.test("parseConfig() applies defaults and collects secrets for redaction", (
     inboundDownloadBytes: 100 * 1024 * 1024,
   });
   assert.equal(r.config.toolSchema, "auto");
+  assert.deepEqual(r.config.quota, { monthlyCalls: null });
+});
+
+Deno.test("parseConfig() takes the monthly API call quota", () => {
+  const r = parseConfig(
+    JSON.stringify({ accounts: [acct], quota: { monthly_calls: 10_000 } }),
+    opts,
+  );
+  assert.ok(r.ok && r.config.quota.monthlyCalls === 10_000);
 });
 
 Deno.test("parseConfig() takes the tool_schema projection", () => {

@@ -8,7 +8,7 @@ import { isAbsolute, resolve } from "node:path";
 import { parseArgs } from "node:util";
 
 /** Subcommands of `main.ts`. */
-export const SUBCOMMANDS = ["serve", "sandbox", "canary"] as const;
+export const SUBCOMMANDS = ["serve", "sandbox", "canary", "doctor"] as const;
 /** One of {@link SUBCOMMANDS}. */
 export type Subcommand = typeof SUBCOMMANDS[number];
 
@@ -29,6 +29,8 @@ export interface LaunchOptions {
   port: number | null;
   /** True when the process already runs with confined permissions. */
   confined: boolean;
+  /** `doctor --json`: the report as JSON instead of text. */
+  json?: boolean;
 }
 
 /** Inputs of {@link resolveLaunch}; all injected so the function is pure. */
@@ -64,6 +66,7 @@ export function resolveLaunch(inputs: LaunchInputs): LaunchOptions {
       name: { type: "string" },
       port: { type: "string" },
       confined: { type: "boolean" },
+      json: { type: "boolean" },
     },
     allowPositionals: true,
     strict: true,
@@ -71,6 +74,9 @@ export function resolveLaunch(inputs: LaunchInputs): LaunchOptions {
   const sub = positionals[0] ?? "serve";
   if (!(SUBCOMMANDS as readonly string[]).includes(sub)) {
     throw new Error(`Expected a subcommand in ${SUBCOMMANDS.join(", ")} but found '${sub}'`);
+  }
+  if (values.json && sub !== "doctor") {
+    throw new Error(`Expected --json only with doctor but found it with '${sub}'`);
   }
   const env = inputs.env;
   const caller = nonEmpty(env.INIT_CWD) ?? inputs.cwd;
@@ -108,6 +114,7 @@ export function resolveLaunch(inputs: LaunchInputs): LaunchOptions {
     mcpName: nonEmpty(values.name) ?? nonEmpty(env.LINGTAI_MCP_NAME) ?? "feishu",
     port,
     confined: values.confined ?? false,
+    json: values.json ?? false,
   };
 }
 

@@ -15,6 +15,8 @@ export interface Config {
   transcriber: FileConfig["transcriber"] | null;
   notify: { licc: boolean; claudeChannel: boolean };
   limits: Limits;
+  /** The monthly API call quota, or null when none is configured (calls are counted anyway). */
+  quota: { monthlyCalls: number | null };
   /** Which projection of the tool schema clients are shown. */
   toolSchema: ToolSchemaSetting;
 }
@@ -147,6 +149,7 @@ export function parseConfig(text: string, options: ConfigOptions): ConfigResult 
         inboundDownloadBytes: data.limits?.inbound_download_bytes ??
           DEFAULT_LIMITS.inboundDownloadBytes,
       },
+      quota: { monthlyCalls: data.quota?.monthly_calls ?? null },
       toolSchema: data.tool_schema ?? "auto",
     },
   };

@@ -73,6 +73,11 @@ const limits = z.strictObject({
   inbound_download_bytes: cap("inbound_download_bytes", 2 ** 40).optional(),
 });
 
+/** The app's monthly API call quota, when known; counting happens either way. */
+const quota = z.strictObject({
+  monthly_calls: cap("monthly_calls", 1_000_000_000).optional(),
+});
+
 /** Which projection of the tool schema clients are shown (see peek.ts). */
 const toolSchema = z.enum(TOOL_SCHEMA_SETTINGS, {
   error: () => `Expected one of ${TOOL_SCHEMA_SETTINGS.join(", ")}`,
@@ -90,6 +95,7 @@ export const configSchema = z.strictObject({
   transcriber: transcriber.optional(),
   notify: notify.optional(),
   limits: limits.optional(),
+  quota: quota.optional(),
   tool_schema: toolSchema.optional(),
 });
 

@@ -1,7 +1,8 @@
 /**
  * Core building blocks shared by every capability: the error type and failure
  * shape, the clock, the redacting stderr logger, compound ids, code-point text
- * helpers, atomic file writes, and workers that also run from the bundle.
+ * helpers, atomic file writes, workers that also run from the bundle, and the
+ * categories Feishu calls are counted in.
  * Pure or edge-free; imports nothing else.
  * @module
  */
@@ -37,3 +38,4 @@ export {
   workerName,
 } from "./worker.ts";
 export { APP_ID_PATTERN, INBOX_URI, stateDir, STATUS_URI } from "./names.ts";
+export { API_CATEGORIES, type ApiCallCounter, type ApiCategory } from "./api_calls.ts";

@@ -7,7 +7,7 @@
  * @module
  */
 
-import type { Logger } from "../core/mod.ts";
+import type { ApiCallCounter, Logger } from "../core/mod.ts";
 import { enveloped, nonEmpty, presentString } from "./_envelope.ts";
 import { feishuHttp } from "./_http.ts";
 import { mediaCalls } from "./_media_calls.ts";
@@ -32,6 +32,8 @@ export interface FeishuApiOptions {
   timeoutMs?: number;
   /** Proxy variables (`HTTPS_PROXY`, `NO_PROXY`, …); default: the process environment. */
   proxyEnv?: ProxyEnv;
+  /** Told of every HTTP request this client sends, token requests included (quota). */
+  onCall?: ApiCallCounter;
 }
 
 /** A Map-backed cache so tokens are per client, not process-global. */
@@ -70,6 +72,7 @@ export function createFeishuApi(options: FeishuApiOptions): FeishuApi {
     httpInstance: feishuHttp({
       timeoutMs: options.timeoutMs ?? 30_000,
       env: options.proxyEnv ?? processProxyEnv,
+      onCall: options.onCall,
     }),
   });
   const im = client.im.v1;

@@ -1,8 +1,9 @@
 /**
  * Feishu at the edge: the only folder that imports the node-sdk. It exports our
  * narrow {@link FeishuApi} (REST, one attempt per call, classified failures),
- * the error classifier, the proxy resolver shared by REST and WS, and the
- * long-connection wrapper (`ws/`).
+ * the error classifier, the proxy resolver shared by REST and WS, the
+ * long-connection wrapper (`ws/`), and the quota category of a call
+ * (`category.ts`; every request is counted in `_http.ts`).
  * @module
  */
 

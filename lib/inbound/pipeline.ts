@@ -241,7 +241,12 @@ export function createPipeline(deps: PipelineDeps): Pipeline {
       c.commands++;
       return;
     }
-    const presence = { account, typing: deps.store.typing, log: deps.log };
+    const presence = {
+      account,
+      typing: deps.store.typing,
+      log: deps.log,
+      saving: () => account.saving(),
+    };
     const target = { chatId: record.chat_id, messageId: record.feishu_message_id };
     // The OK waits its turn in the chat's outbox lane; the message does not wait for it
     // (its ledger entry is written now, so a restart finishes it; see resumeSeen).

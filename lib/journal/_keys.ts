@@ -13,6 +13,9 @@ export function dedupeKey(account: string, key: string): Deno.KvKey {
   return [ROOT, "dedupe", account, key];
 }
 
+/** `["journal", "dedupe"]`: prefix of every dedupe key. */
+export const DEDUPE_PREFIX: Deno.KvKey = [ROOT, "dedupe"];
+
 /** `["journal", "fifo"]`: prefix of every chat FIFO. */
 export const FIFO_PREFIX: Deno.KvKey = [ROOT, "fifo"];
 

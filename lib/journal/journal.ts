@@ -7,7 +7,7 @@
 
 import type { Clock, Logger } from "../core/mod.ts";
 import { commitAdmit } from "./_admit.ts";
-import { chatId, readDoorbell } from "./_keys.ts";
+import { chatId, DEDUPE_PREFIX, readDoorbell } from "./_keys.ts";
 import { type Found, readDeadLetters } from "./_scan.ts";
 import { SeqAllocator } from "./_seq.ts";
 import { runChatWorker, type WorkerHost } from "./_worker.ts";
@@ -150,6 +150,16 @@ export class Journal implements AsyncDisposable {
   /** Reads dead letters, oldest chat key first (at most `limit`, default 100). */
   deadLetters(options: { limit?: number } = {}): Promise<DeadLetter[]> {
     return readDeadLetters(this.#kv, options.limit ?? 100);
+  }
+
+  /**
+   * Counts the dedupe keys held now (every account; expired ones excluded):
+   * the size of the memory that recognises redeliveries. Lists the prefix.
+   */
+  async dedupeKeys(): Promise<number> {
+    let n = 0;
+    for await (const _ of this.#kv.list({ prefix: DEDUPE_PREFIX })) n++;
+    return n;
   }
 
   /**

@@ -41,6 +41,16 @@ Deno.test("admit() counts an event as duplicate when any one of its keys was adm
     assert.equal(j.stats().pending, 2);
   }));
 
+Deno.test("dedupeKeys() counts the keys every admitted event set, across accounts", () =>
+  withTempDir(async (dir) => {
+    await using j = await openTestJournal(dir);
+    assert.equal(await j.dedupeKeys(), 0);
+    await j.admit({ ...ev("oc_1", "e1"), dedupeKeys: ["event:e1", "message:om_1"] });
+    await j.admit(ev("oc_1", "e1"));
+    await j.admit(ev("oc_1", "e1", "other"));
+    assert.equal(await j.dedupeKeys(), 3);
+  }));
+
 Deno.test("admit() scopes dedupe keys to the account", () =>
   withTempDir(async (dir) => {
     await using j = await openTestJournal(dir);

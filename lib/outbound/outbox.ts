@@ -17,6 +17,12 @@
  *   call and the ledger entry looks the reaction up on Feishu before adding
  *   one. (Messages the server sends on its own get the same guarantee from a
  *   uuid derived from the event they answer.)
+ *
+ * Quota accounting needs nothing here: the outbox only calls the account's
+ * {@link FeishuApi}, whose HTTP instance counts every request it sends
+ * (the look-up before a once-only reaction included), and a write the
+ * outbox holds back or coalesces away is, rightly, never counted. Pacing and
+ * priorities never look at the quota: answers are never delayed by it.
  * @module
  */
 

@@ -11,6 +11,11 @@
  * message it marks (the agent is woken while it waits its turn in the lane);
  * one a previous run began but never saw answered is finished at start. All
  * best-effort: failures are logged, never surfaced.
+ *
+ * Near the month's API quota (the account says it is `saving`), no Typing is
+ * started: it costs two calls (add and remove) and says only "working". The
+ * `OK` stays (one call, and the only sign a message arrived) and so does the
+ * `THUMBSUP`, which follows an answer the agent chose to send.
  * @module
  */
 
@@ -30,6 +35,8 @@ interface PresenceDeps {
   account: Pick<Account, "alias" | "outbox">;
   typing: TypingStore;
   log: Logger;
+  /** True while calls are being saved near the quota: no Typing then. */
+  saving?: () => boolean;
 }
 
 /** A message presence acts on: its chat (the outbox lane) and Feishu id. */
@@ -63,14 +70,16 @@ export function markSeen(deps: PresenceDeps, target: PresenceTarget): Promise<vo
 }
 
 /**
- * Starts Typing on a message unless the chat already has one. The entry is
- * stored only when Feishu returned a reaction id.
+ * Starts Typing on a message unless the chat already has one, or calls are
+ * being saved near the quota. The entry is stored only when Feishu returned
+ * a reaction id.
  */
 export function startTyping(
   deps: PresenceDeps,
   entry: PresenceTarget & { receiveId: string; receiveIdType: string },
 ): Promise<void> {
   const alias = deps.account.alias;
+  if (deps.saving?.()) return Promise.resolve();
   if (deps.typing.get(alias, entry.chatId)) return Promise.resolve();
   return quietly(deps, "typing reaction", entry, async () => {
     const reactionId = await deps.account.outbox.react({

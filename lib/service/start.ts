@@ -1,6 +1,7 @@
 /**
  * The composition root of `serve`, in the order data flows: config → store →
- * accounts (each with its api and outbox) → the shared outbound runtime →
+ * the quota meter → accounts (each with its api, counted, and outbox) → the
+ * shared outbound runtime →
  * inbound (journal, pipeline with the seams for local commands, card
  * callbacks and Task Cards, long connections) → the MCP app. Any failure
  * short of the lock leaves a degraded server that still answers `manual`.
@@ -25,7 +26,9 @@ import { createNotifier, liccInboxDir, type PushTarget } from "../notify/mod.ts"
 import { createPermissionRelay, type PermissionRelay } from "../permission/mod.ts";
 import { type BridgeHealth, createLocalCommands } from "../../commands/mod.ts";
 import { commandSeams } from "./commands.ts";
-import { createTaskCards, type TaskCards } from "../taskcard/mod.ts";
+import { createTaskCards, TASK_CARD_GAP_MS, type TaskCards } from "../taskcard/mod.ts";
+import { createQuotaMeter, QUOTA_SAVING_CARD_GAP_MS, type QuotaMeter } from "../quota/mod.ts";
+import { createHealthRecorder, createJournalInspector, type JournalInspector } from "./ops.ts";
 import { openStore, type Store, type WorkdirLock } from "../store/mod.ts";
 import { VERSION } from "./about.ts";
 import { probeConfinement } from "./confinement.ts";
@@ -105,9 +108,28 @@ export async function startService(
     }
   }
 
+  // Counting starts before the first request (identity, tokens) goes out.
+  const quota: QuotaMeter | null = config && store
+    ? createQuotaMeter({
+      sink: store.apiCalls,
+      clock: deps.clock,
+      monthlyCalls: config.quota.monthlyCalls,
+      log,
+    })
+    : null;
+  const health = store ? createHealthRecorder({ store, clock: deps.clock, log }) : null;
   const accounts: Account[] = config && store
-    ? config.accounts.map((a) => createAccount(a, { store: store!, clock: deps.clock, log }))
+    ? config.accounts.map((a) =>
+      createAccount(a, {
+        store: store!,
+        clock: deps.clock,
+        log,
+        quota: quota ?? undefined,
+        onConnectionStatus: health?.observe,
+      })
+    )
     : [];
+  health?.start(accounts);
   const outbound = createOutboundRuntime();
   const context: ActionContext | null = config && store
     ? {
@@ -133,6 +155,7 @@ export async function startService(
   let permission: PermissionRelay | null = null;
   let callbacks: CardCallbacks | null = null;
   let taskCards: TaskCards | null = null;
+  let figures: JournalInspector | null = null;
   if (context) {
     try {
       const notifier = createNotifier({
@@ -162,6 +185,8 @@ export async function startService(
         clock: deps.clock,
         log,
         preference: () => local.taskcardPreference(),
+        // Near the quota, fewer card writes; answers are never paced by it.
+        gapMs: () => quota?.saving() ? QUOTA_SAVING_CARD_GAP_MS : TASK_CARD_GAP_MS,
       });
       context.onSent = (alias, m) => cardsOfTasks.observe(alias, m);
       const commands = commandSeams({
@@ -196,6 +221,13 @@ export async function startService(
         connect: options.connect,
       });
       await cardsOfTasks.start();
+      figures = createJournalInspector({
+        journal: inbound.journal,
+        clock: deps.clock,
+        log,
+        redact: (t) => deps.redactor.redact(t),
+      });
+      await figures.refresh();
     } catch (err) {
       const msg = err instanceof Error ? err.message : String(err);
       notes.push(`inbound unavailable: ${msg}`);
@@ -220,6 +252,8 @@ export async function startService(
       callbacks: callbacks ? callbacks.counters : undefined,
       permission: permission ? () => ({ enabled: true, ...permission!.counters }) : undefined,
       taskCards: taskCards ? () => taskCards!.status() : undefined,
+      quota: quota ? () => quota!.view() : undefined,
+      journalFigures: figures ? () => figures!.figures() : undefined,
     });
 
   const app: ServiceApp = {
@@ -246,6 +280,7 @@ export async function startService(
     permission,
     status,
     async close() {
+      await figures?.close();
       await inbound?.close().catch((err) =>
         log.warn("inbound close failed", { error: String(err) })
       );
@@ -254,6 +289,8 @@ export async function startService(
       );
       for (const a of accounts) a.outbox.close();
       outbound.close();
+      // The connections are closed now: the snapshot says so, for doctor.
+      await health?.close();
       store?.close();
       options.lock.release();
     },
@@ -309,6 +346,10 @@ function bridgeHealth(s: ServiceStatus): BridgeHealth {
     })),
     queue_depth: s.journal?.pending ?? 0,
     dead_letters: s.journal?.dead_letters ?? 0,
+    dead_letter_reasons: s.journal?.dead_letter_reasons,
+    dedupe_keys: s.journal?.dedupe_keys,
+    typing_pending: s.accounts.reduce((n, a) => n + (a.typing_pending ?? 0), 0),
+    quota: s.quota,
   };
 }
 

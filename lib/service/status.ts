@@ -1,8 +1,10 @@
 /**
  * The service's status as typed data: config readability, confinement, and
  * per account the long connection, the bot identity, admission, intake and
- * card-callback counters and the last backfill; the journal, notification and
- * permission-relay counters.
+ * card-callback counters, the last backfill and the pending Typing
+ * reactions; the journal (with its dedupe keys and dead-letter reasons),
+ * notification and permission-relay counters; the month's API calls against
+ * the quota.
  * The `lingtai://status` resource renders it as JSON (snake_case keys, ISO
  * times); `/status` and `doctor` read the same object. Never throws, never
  * contains a secret.
@@ -16,9 +18,11 @@ import type { BackfillStatus, InboundRuntime, PipelineCounters } from "../inboun
 import type { IntakeCounters } from "../inbound/mod.ts";
 import type { JournalStats } from "../journal/mod.ts";
 import type { NotifierCounters } from "../notify/mod.ts";
-import type { Store } from "../store/mod.ts";
+import type { QuotaView } from "../quota/mod.ts";
+import { readTypingPending, type Store } from "../store/mod.ts";
 import type { TaskCardStatus } from "../taskcard/mod.ts";
 import type { Confinement } from "./confinement.ts";
+import type { JournalFigures } from "./ops.ts";
 
 /** The long connection as the status shows it. */
 export interface ConnectionView {
@@ -57,6 +61,8 @@ export interface AccountStatus {
   backfill?: BackfillStatus | null;
   /** Card clicks: recorded business clicks, control clicks, approval votes, refused, unreadable. */
   card_callbacks?: CallbackCounters;
+  /** Typing reactions placed and not yet removed. */
+  typing_pending?: number;
 }
 
 /** The permission relay for Claude Code channels. */
@@ -69,8 +75,8 @@ export interface PermissionView {
   undelivered: number;
 }
 
-/** The journal as the status shows it. */
-export type JournalView = ReturnType<typeof journalView>;
+/** The journal as the status shows it, with the figures a KV scan gives when read. */
+export type JournalView = ReturnType<typeof journalView> & Partial<JournalFigures>;
 
 /** The MCP side: the connected client's era and which tool schema it was shown. */
 export interface McpView {
@@ -100,6 +106,8 @@ export interface ServiceStatus {
   permission_relay?: PermissionView;
   /** Resident Task Cards: preference, journal, routes, blocked bindings, writes. */
   task_cards?: TaskCardStatus;
+  /** This month's Feishu API calls against `quota.monthly_calls`. */
+  quota?: QuotaView;
   notes: string[];
 }
 
@@ -125,6 +133,10 @@ export interface StatusSources {
   permission?: () => PermissionView;
   /** The Task Cards' state, when they run. */
   taskCards?: () => TaskCardStatus;
+  /** The month's API usage, when counted. */
+  quota?: () => QuotaView;
+  /** Dedupe keys and dead-letter reasons, once read. */
+  journalFigures?: () => JournalFigures | null;
 }
 
 const iso = (ms: number | null) => ms === null ? null : new Date(ms).toISOString();
@@ -191,7 +203,11 @@ export function journalView(s: JournalStats) {
   };
 }
 
-function accountStatus(a: Account, src: StatusSources): AccountStatus {
+function accountStatus(
+  a: Account,
+  src: StatusSources,
+  typing: ReadonlyMap<string, number>,
+): AccountStatus {
   const id = src.store?.identities.get(a.alias) ?? null;
   const conn = a.connection.status();
   const intake = src.inbound?.intake(a.alias);
@@ -215,7 +231,17 @@ function accountStatus(a: Account, src: StatusSources): AccountStatus {
     admission: src.inbound ? src.inbound.pipeline.counters(a.alias) : {},
     ...(intake ? { intake: intake.counters, backfill: intake.backfill } : {}),
     ...(src.callbacks ? { card_callbacks: src.callbacks(a.alias) } : {}),
+    ...(src.store ? { typing_pending: typing.get(a.alias) ?? 0 } : {}),
   };
+}
+
+/** Pending Typing reactions per account; empty when the store cannot say. */
+function typingPending(store: Store | null): Map<string, number> {
+  try {
+    return new Map(store ? readTypingPending(store.db).map((r) => [r.account, r.count]) : []);
+  } catch {
+    return new Map();
+  }
 }
 
 /**
@@ -242,6 +268,7 @@ export function buildStatus(src: StatusSources): ServiceStatus {
     notes.push("No config file named (--config, FEISHU_MCP_CONFIG or LINGTAI_FEISHU_CONFIG).");
   }
   notes.push(...src.configErrors);
+  const typing = typingPending(src.store);
   return {
     status: started ? "ok" : "degraded",
     manager_initialized: started,
@@ -250,17 +277,18 @@ export function buildStatus(src: StatusSources): ServiceStatus {
     config_path: src.configPath,
     config_readable: src.configReadable,
     accounts_count: src.accounts.length,
-    accounts: src.accounts.map((a) => accountStatus(a, src)),
+    accounts: src.accounts.map((a) => accountStatus(a, src, typing)),
     permissions: src.permissions,
     ...(src.inbound
       ? {
-        journal: journalView(src.inbound.journal.stats()),
+        journal: { ...journalView(src.inbound.journal.stats()), ...src.journalFigures?.() },
         notifications: { ...src.inbound.notifier.counters },
       }
       : {}),
     ...(src.mcp ? { mcp: src.mcp() } : {}),
     ...(src.permission ? { permission_relay: src.permission() } : {}),
     ...(src.taskCards ? { task_cards: src.taskCards() } : {}),
+    ...(src.quota ? { quota: src.quota() } : {}),
     notes,
   };
 }

@@ -107,4 +107,23 @@ export const MIGRATIONS: readonly Migration[] = [
         updated_at INTEGER NOT NULL
       );`,
   },
+  {
+    version: 5,
+    name: "API calls per account, month and category; the connection health snapshot",
+    sql: `CREATE TABLE api_calls (
+        account TEXT NOT NULL,
+        month TEXT NOT NULL,
+        category TEXT NOT NULL,
+        count INTEGER NOT NULL,
+        PRIMARY KEY (account, month, category)
+      );
+      CREATE TABLE health (
+        account TEXT PRIMARY KEY,
+        state TEXT NOT NULL,
+        since INTEGER,
+        last_event_at INTEGER,
+        last_error TEXT,
+        updated_at INTEGER NOT NULL
+      );`,
+  },
 ];

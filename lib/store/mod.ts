@@ -1,7 +1,9 @@
 /**
  * Durable state of the bridge in `<workdir>/feishu/`: `store.db` (SQLite via
  * node:sqlite, WAL) with records, contacts, identities and pending Typing
- * reactions, resident Task Card bindings; the workdir lock; search off the main thread.
+ * reactions, resident Task Card bindings, API call counts and the connection
+ * health snapshot; the workdir lock; search off the main thread; read-only
+ * access for `doctor`, which never writes and never takes the lock.
  * @module
  */
 
@@ -15,6 +17,8 @@ import { IdentityStore } from "./identity.ts";
 import { TypingStore } from "./typing.ts";
 import { WriteStore } from "./writes.ts";
 import { TaskCardStore } from "./task_cards.ts";
+import { ApiCallStore } from "./api_calls.ts";
+import { HealthStore } from "./health.ts";
 import { Searcher } from "./search.ts";
 
 export { RecordStore, type StoredRecord } from "./records.ts";
@@ -34,7 +38,10 @@ export type {
   VoiceTranscript,
 } from "./record_types.ts";
 export { type BotIdentity, IdentityStore } from "./identity.ts";
-export { type TypingEntry, TypingStore } from "./typing.ts";
+export { readTypingPending, type TypingEntry, TypingStore } from "./typing.ts";
+export { readApiCalls } from "./api_calls.ts";
+export { type HealthSnapshot, readHealth } from "./health.ts";
+export { openSqliteReadOnly, type ReadOnlyMode } from "./readonly.ts";
 export type { SearchJob } from "./search.ts";
 export { lockWorkdir, type WorkdirLock } from "./lock.ts";
 export { type BindingRead, routeKey, type TaskCardRoute } from "./task_cards.ts";
@@ -50,6 +57,10 @@ export interface Store {
   writes: WriteStore;
   /** Resident Task Card bindings. */
   taskCards: TaskCardStore;
+  /** Feishu API calls per account, month and category. */
+  apiCalls: ApiCallStore;
+  /** The long connections' last known health, for `doctor`. */
+  health: HealthStore;
   searcher: Searcher;
   /** Runs `fn` in one transaction. */
   transaction<T>(fn: () => T): T;
@@ -75,6 +86,8 @@ export function openStore(workdir: string, clock: Clock): Store {
     typing: new TypingStore(db, now),
     writes: new WriteStore(db, now),
     taskCards: new TaskCardStore(db, now),
+    apiCalls: new ApiCallStore(db),
+    health: new HealthStore(db, now),
     searcher,
     transaction<T>(fn: () => T): T {
       db.exec("BEGIN IMMEDIATE");

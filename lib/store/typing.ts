@@ -90,6 +90,15 @@ export class TypingStore {
   }
 }
 
+/**
+ * Pending Typing reactions per account, from any connection to `store.db`
+ * (the status's and `doctor`'s): each is one reaction still to remove.
+ */
+export function readTypingPending(db: DatabaseSync): { account: string; count: number }[] {
+  return db.prepare("SELECT account, count(*) AS n FROM typing GROUP BY account ORDER BY account")
+    .all().map((r) => ({ account: String(r.account), count: Number(r.n) }));
+}
+
 function toEntry(r: Record<string, unknown>): TypingEntry {
   return {
     account: String(r.account),

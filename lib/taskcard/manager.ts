@@ -45,8 +45,12 @@ export interface TaskCardsOptions {
   zone?: (ms: number) => RenderTime;
   /** How often the journal, slot and preference are read (default 1000 ms). */
   pollMs?: number;
-  /** Least time between two writes of one route's card (default 1000 ms). */
-  gapMs?: number;
+  /**
+   * Least time between two writes of one route's card (default 1000 ms); a
+   * function is asked after every write, so the pace can change while the
+   * server runs (slower near the API quota).
+   */
+  gapMs?: number | (() => number);
   /** Journal quiet time that ends a task when the agent publishes no state (default 10 s). */
   quietMs?: number;
 }

@@ -6,3 +6,4 @@
  */
 
 export { createTaskCards, type TaskCards, type TaskCardStatus } from "./manager.ts";
+export { DEFAULT_GAP_MS as TASK_CARD_GAP_MS } from "./pace.ts";

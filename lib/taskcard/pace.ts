@@ -5,11 +5,17 @@
  * delivery that follows renders the state of its own moment, so any number
  * of changes in one second cost one card write. A failed delivery is tried
  * again after a growing pause (a few times), then waits for the next change,
- * so a chat that refuses every card write cannot burn the app's quota.
+ * so a chat that refuses every card write cannot burn the app's quota. The
+ * gap may be a function, read after each delivery: near the month's API
+ * quota the server passes a longer one, and the pace follows at the next
+ * write.
  * @module
  */
 
 import type { Clock } from "../core/mod.ts";
+
+/** The least time between two deliveries of one route unless told otherwise. */
+export const DEFAULT_GAP_MS = 1000;
 
 /** What a delivery reported. */
 export type RunResult = "ok" | "failed";
@@ -19,8 +25,8 @@ export interface PacerOptions {
   clock: Clock;
   /** Delivers one route now; `create` when a card may be sent where none is bound. */
   run(key: string, create: boolean): Promise<RunResult>;
-  /** Least time between two deliveries of one route (default 1000 ms). */
-  gapMs?: number;
+  /** Least time between two deliveries of one route (default {@link DEFAULT_GAP_MS}). */
+  gapMs?: number | (() => number);
   /** Automatic retries of a failing route before it waits for the next change (default 4). */
   retries?: number;
   onError?(key: string, err: unknown): void;
@@ -97,7 +103,8 @@ export class RoutePacer {
       this.#o.onError?.(key, err);
     }
     s.running = false;
-    const gap = this.#o.gapMs ?? 1000;
+    const g = this.#o.gapMs ?? DEFAULT_GAP_MS;
+    const gap = typeof g === "function" ? g() : g;
     if (result === "ok") {
       s.failures = 0;
       s.notBefore = this.#o.clock.now() + gap;

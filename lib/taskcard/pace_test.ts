@@ -105,3 +105,41 @@ Deno.test("RoutePacer.idle waits for a delivery under way", async () => {
   assert.equal(await idle, true);
   pacer.close();
 });
+
+Deno.test("RoutePacer reads a gap function after each delivery, so a longer gap applies from the next write", async () => {
+  const clock = new ManualClock(0);
+  const runs: number[] = [];
+  let gap = 1000;
+  const pacer = new RoutePacer({
+    clock,
+    gapMs: () => gap,
+    run: () => {
+      runs.push(clock.now());
+      return Promise.resolve("ok" as const);
+    },
+  });
+  const step = async (ms: number) => {
+    clock.advance(ms);
+    await flush();
+  };
+  pacer.request("a");
+  await step(0);
+  gap = 10_000;
+  pacer.request("a");
+  await step(1000);
+  assert.deepEqual(runs, [0, 1000], "the write before the change keeps its short gap");
+  pacer.request("a");
+  await step(1000);
+  await step(8000);
+  assert.deepEqual(runs, [0, 1000], "then 10 s between writes");
+  await step(1000);
+  assert.deepEqual(runs, [0, 1000, 11_000]);
+  gap = 1000;
+  pacer.request("a");
+  await step(10_000);
+  pacer.request("a");
+  await step(1000);
+  assert.deepEqual(runs, [0, 1000, 11_000, 21_000, 22_000], "back to the short gap");
+  await pacer.idle();
+  pacer.close();
+});

@@ -42,7 +42,7 @@ export function newSdkWsClient(
     loggerLevel: deps.log.enabled?.("debug") === false
       ? lark.LoggerLevel.warn
       : lark.LoggerLevel.debug,
-    httpInstance: feishuHttp({ timeoutMs: 15_000, env: deps.env }),
+    httpInstance: feishuHttp({ timeoutMs: 15_000, env: deps.env, onCall: options.onCall }),
     autoReconnect: true,
     handshakeTimeoutMs: options.watchdog?.handshakeTimeoutMs ?? 15_000,
     ...(pingTimeout > 0 ? { wsConfig: { pingTimeout } } : {}),

@@ -3,7 +3,7 @@
  * @module
  */
 
-import type { Clock, Logger } from "../../core/mod.ts";
+import type { ApiCallCounter, Clock, Logger } from "../../core/mod.ts";
 import type { ProxyEnv } from "../proxy.ts";
 import type { BackoffPolicy } from "./backoff.ts";
 
@@ -108,6 +108,8 @@ export interface LongConnectionOptions {
   watchdog?: WatchdogOptions;
   /** Proxy variables; default the process environment. */
   proxyEnv?: ProxyEnv;
+  /** Told of every HTTP request the connection sends (its endpoint pulls), for the quota. */
+  onCall?: ApiCallCounter;
 }
 
 /** One account's long connection. */
