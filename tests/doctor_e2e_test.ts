@@ -15,7 +15,7 @@ import { createLogger, systemClock } from "../lib/core/mod.ts";
 import { DEFAULT_IDS as D, type Emulator, startEmulator } from "../lib/emulator/mod.ts";
 import { journalPath, openJournal } from "../lib/journal/mod.ts";
 import { type Bridge, bridgeConfig, startBridge, until } from "./_inbound.ts";
-import { REPO } from "./_server.ts";
+import { BUNDLED, ENTRY, REPO } from "./_server.ts";
 
 type Rec = Record<string, unknown>;
 
@@ -32,7 +32,8 @@ async function doctor(
       "--no-prompt",
       "--allow-read",
       "--allow-env",
-      join(REPO, "main.ts"),
+      ...(BUNDLED ? ["--no-config"] : []),
+      ENTRY,
       "doctor",
       ...args,
     ],
@@ -219,7 +220,8 @@ Deno.test("doctor beside a running server, after it stopped, with a dead letter,
           "--no-prompt",
           "--allow-read",
           "--allow-env",
-          join(REPO, "main.ts"),
+          ...(BUNDLED ? ["--no-config"] : []),
+          ENTRY,
           "serve",
           "--json",
         ],
