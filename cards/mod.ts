@@ -8,4 +8,10 @@ export { progressCard, type ProgressCardOptions } from "./progress.ts";
 export { approvalCard } from "./approval.ts";
 export { type ControlButton, controlCard } from "./control.ts";
 export { taskCardWrapper } from "./taskcard.ts";
-export { type MessageKey, type Messages, messagesFor } from "./i18n/mod.ts";
+export {
+  COMMAND_NAMES,
+  LAYER_KEYS,
+  type MessageKey,
+  type Messages,
+  messagesFor,
+} from "./i18n/mod.ts";

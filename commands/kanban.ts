@@ -5,21 +5,13 @@
  * @module
  */
 
-import type { MessageKey, Messages } from "../cards/mod.ts";
+import { LAYER_KEYS, type MessageKey, type Messages } from "../cards/mod.ts";
 import type { KanbanData } from "./data.ts";
 import { fmt, fmtDuration, fmtTime, joinLimited, pct } from "./format.ts";
 import { safe } from "./read.ts";
 
 /** The layer keys in order (layer n is at index n-1). */
-export const LAYERS: readonly MessageKey[] = [
-  "identity",
-  "model",
-  "runtime",
-  "mind",
-  "tokens",
-  "network",
-  "addons",
-];
+export const LAYERS: readonly MessageKey[] = LAYER_KEYS;
 
 /** Whether showing `argument` needs the sibling scan. */
 export function needsFleet(argument: string): boolean {

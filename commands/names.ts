@@ -4,18 +4,10 @@
  * @module
  */
 
-/** Every local command name, in catalog order. */
-export const LOCAL_COMMANDS = [
-  "help",
-  "status",
-  "kanban",
-  "system",
-  "brief",
-  "refresh",
-  "sleep",
-  "clear",
-  "taskcard",
-] as const;
+import { COMMAND_NAMES } from "../cards/mod.ts";
+
+/** Every local command name, in catalog order (shared with the cards' language tables). */
+export const LOCAL_COMMANDS = COMMAND_NAMES;
 
 /** One local command name. */
 export type LocalCommand = typeof LOCAL_COMMANDS[number];

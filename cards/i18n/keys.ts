@@ -4,8 +4,8 @@
  * @module
  */
 
-/** Keys of the interface texts of control cards. */
-export const MESSAGE_KEYS = [
+/** The nine local command names, in catalog order (the commands folder takes them from here). */
+export const COMMAND_NAMES = [
   "help",
   "status",
   "kanban",
@@ -15,6 +15,22 @@ export const MESSAGE_KEYS = [
   "sleep",
   "clear",
   "taskcard",
+] as const;
+
+/** The kanban's layer keys, in order (layer n at index n-1). */
+export const LAYER_KEYS = [
+  "identity",
+  "model",
+  "runtime",
+  "mind",
+  "tokens",
+  "network",
+  "addons",
+] as const;
+
+/** Keys of the interface texts of control cards. */
+export const MESSAGE_KEYS = [
+  ...COMMAND_NAMES,
   "available",
   "operations",
   "back",
@@ -34,13 +50,7 @@ export const MESSAGE_KEYS = [
   "sleep_sent",
   "clear_sent",
   "signal_failed",
-  "identity",
-  "model",
-  "runtime",
-  "mind",
-  "tokens",
-  "network",
-  "addons",
+  ...LAYER_KEYS,
 ] as const;
 
 /** One interface text key. */

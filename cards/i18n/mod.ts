@@ -10,6 +10,7 @@ import { WEN } from "./wen.ts";
 import { ZH } from "./zh.ts";
 
 export type { DescribedCommand, MessageKey, Messages } from "./keys.ts";
+export { COMMAND_NAMES, LAYER_KEYS } from "./keys.ts";
 
 /** A supported control-card language. */
 export type Lang = "en" | "zh" | "wen";
