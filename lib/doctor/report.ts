@@ -209,13 +209,6 @@ export function renderText(r: DoctorReport): string {
 }
 
 /**
- * Token-shaped words (`t-…`, `u-…`) with the underscore the shared redactor
- * leaves out: doctor prints error texts written by other processes, so it
- * casts the wider net.
- */
-const TOKEN_LIKE = /\b([tu])-[A-Za-z0-9_.-]{8,}/g;
-
-/**
  * Removes the config's secrets and anything token-shaped from doctor's output.
  *
  * @example
@@ -226,5 +219,6 @@ const TOKEN_LIKE = /\b([tu])-[A-Za-z0-9_.-]{8,}/g;
  * ```
  */
 export function redactOutput(text: string, secrets: readonly string[]): string {
-  return new Redactor(secrets).redact(text).replace(TOKEN_LIKE, "$1-[REDACTED]");
+  // The shared redactor already masks token-shaped words (`t-…`, `u-…`, underscores included).
+  return new Redactor(secrets).redact(text);
 }
