@@ -33,6 +33,7 @@ function toMessage(raw: Record<string, unknown> | undefined | null): FeishuMessa
     threadId: nonEmpty(r.thread_id),
     rootId: nonEmpty(r.root_id),
     parentId: nonEmpty(r.parent_id),
+    upperMessageId: nonEmpty(r.upper_message_id),
     msgType: String(r.msg_type ?? ""),
     createTime: Number.isFinite(ct) && ct > 0 ? ct : null,
     content: typeof body?.content === "string" ? body.content : null,
@@ -97,8 +98,10 @@ export function messageCalls(im: ImV1): MessageCalls {
         im.message.get({
           path: { message_id: pathSegment("message_id", messageId) },
         }), (res) => {
-        const item = (res.data as { items?: Record<string, unknown>[] } | undefined)?.items?.[0];
-        return item ? toMessage(item) : null;
+        const items = (res.data as { items?: unknown } | undefined)?.items;
+        return Array.isArray(items)
+          ? items.map((i) => toMessage(i as Record<string, unknown>))
+          : [];
       }),
 
     listMessages: (req) =>

@@ -13,6 +13,8 @@ export interface FeishuMessage {
   threadId: string | null;
   rootId: string | null;
   parentId: string | null;
+  /** The merge-forward message this one was forwarded in (set on forwarded messages only). */
+  upperMessageId: string | null;
   msgType: string;
   /** ms since epoch, or null. */
   createTime: number | null;
@@ -65,7 +67,12 @@ export interface FeishuApi {
   /** PATCH: replace a card's content. */
   patchMessage(req: { messageId: string; content: string }): Promise<void>;
   deleteMessage(messageId: string): Promise<void>;
-  getMessage(messageId: string): Promise<FeishuMessage | null>;
+  /**
+   * `GET im/v1/messages/:id`: the message, and for a merge-forward its
+   * forwarded messages after it (each naming its container in
+   * `upperMessageId`). Empty when Feishu lists nothing.
+   */
+  getMessage(messageId: string): Promise<FeishuMessage[]>;
   /** Adds a reaction; returns its `reaction_id`. */
   addReaction(messageId: string, emojiType: string): Promise<string>;
   removeReaction(messageId: string, reactionId: string): Promise<void>;

@@ -22,6 +22,12 @@ import {
 } from "./admission.ts";
 import { attachmentsDir, downloadAttachments } from "./attachments/mod.ts";
 import { buildEventRecord } from "./events.ts";
+import {
+  expandForwardedHistory,
+  fillReplyParent,
+  ParentCache,
+  type RelatedContext,
+} from "./related/mod.ts";
 import { CARD_EVENT_TYPES, type IntakePayload, PASSIVE_EVENT_TYPES } from "./intake.ts";
 import {
   type NormalisedMessage,
@@ -151,6 +157,12 @@ export function createPipeline(deps: PipelineDeps): Pipeline {
   };
 
   const seams = deps.seams ?? {};
+  const parents = new Map<string, ParentCache>();
+  const parentsOf = (alias: string) => {
+    let cache = parents.get(alias);
+    if (!cache) parents.set(alias, cache = new ParentCache());
+    return cache;
+  };
 
   async function handle(job: Job): Promise<void> {
     const account = deps.accounts.get(job.account);
@@ -265,9 +277,23 @@ export function createPipeline(deps: PipelineDeps): Pipeline {
     if (record.from_open_id && !record.from_name) {
       record.from_name = await account.names.resolve(record.from_open_id);
     }
-    if (norm.descriptors.length) {
+    const related: RelatedContext = {
+      alias: account.alias,
+      appId: account.appId,
+      api: account.api,
+      botOpenId: account.identity.botOpenId(),
+      resolveName: (id) => account.names.resolve(id),
+      findRecord: (id) => deps.store.records.findByMessageId(account.alias, id),
+      parents: parentsOf(account.alias),
+      log: deps.log,
+      nowMs: deps.clock.now(),
+      signal,
+    };
+    const descriptors = [...norm.descriptors, ...await expandForwardedHistory(record, related)];
+    await fillReplyParent(record, related);
+    if (descriptors.length) {
       const dir = attachmentsDir(deps.workdir, account.alias, record.feishu_message_id);
-      const got = await downloadAttachments(norm.descriptors, {
+      const got = await downloadAttachments(descriptors, {
         messageId: record.feishu_message_id,
         dir,
         downloadTo: (mid, key, type, to) =>

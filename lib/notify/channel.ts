@@ -84,11 +84,24 @@ export function buildChannelNotification(
   if (record.from_open_id) meta.open_id = record.from_open_id;
   if (name) meta.user = name;
   if (record.reply_to) meta.reply_to_message_id = record.reply_to;
+  Object.assign(meta, parentMeta(record));
   if (record.voice_transcript) meta.voice_transcript = "true";
   Object.assign(meta, attachmentMeta(record.attachments));
   const safe: Record<string, string> = {};
   for (const [key, value] of Object.entries(meta)) safe[key] = sanitiseMeta(value);
   return { content: channelContent(record), meta: safe };
+}
+
+/** `reply_to_user` and `reply_to_text` of a reply, or `reply_to_unreadable` with the reason. */
+function parentMeta(record: IncomingMessageRecord): Record<string, string> {
+  const p = record.reply_to_message;
+  if (!p) return {};
+  if (p.source === "unreadable") return { reply_to_unreadable: p.error || "unreadable" };
+  const meta: Record<string, string> = {};
+  const who = p.from_name || (p.sender_type === "app" ? "bot" : p.from_id);
+  if (who) meta.reply_to_user = who;
+  if (p.text) meta.reply_to_text = p.text;
+  return meta;
 }
 
 /** The text, or a short note naming the attachments when there is none. */

@@ -31,6 +31,8 @@ export interface PreviewRecord {
   mentions?: readonly unknown[] | null;
   parent_id?: string | null;
   reply_to?: string | null;
+  /** An inbound reply's parent preview (see `ReplyParent` in the store). */
+  reply_to_message?: PreviewParent | null;
   media?: PreviewMedia | null;
   attachments?: readonly PreviewAttachment[] | null;
   voice_transcript?: unknown;
@@ -38,6 +40,26 @@ export interface PreviewRecord {
   task_card?: boolean;
   /** Compound ids of every chunk of a sent record. */
   message_ids?: readonly string[] | null;
+}
+
+/** The parent preview fields a preview reads. */
+export interface PreviewParent {
+  source?: string;
+  from_id?: string;
+  from_name?: string | null;
+  sender_type?: string | null;
+  date?: string;
+  text?: string;
+  error?: string;
+}
+
+/** What the agent sees of a reply's parent. */
+export interface ParentProjection {
+  sender?: string;
+  date?: string;
+  text?: string;
+  unreadable?: true;
+  error?: string;
 }
 
 /** The media summary fields a preview may show (never keys or paths). */
@@ -99,6 +121,7 @@ export interface PreviewItem {
   comment?: string;
   parent_id?: string;
   reply_to?: string;
+  reply_to_preview?: ParentProjection;
   is_voice_transcript?: true;
 }
 
@@ -215,9 +238,38 @@ export function previewItem(
   if (r.parent_id) {
     item.parent_id = r.parent_id;
     item.reply_to = formatCompoundId(options.alias, options.chatId, r.parent_id);
+    const parent = parentProjection(r.reply_to_message);
+    if (parent) item.reply_to_preview = parent;
   }
   if (r.voice_transcript) item.is_voice_transcript = true;
   return item;
+}
+
+/**
+ * A reply's parent as the agent sees it: sender, date and one line of text,
+ * every string neutralised; or `unreadable` with the reason.
+ *
+ * @example
+ * ```ts
+ * import { parentProjection } from "./items.ts";
+ * import assert from "node:assert/strict";
+ * assert.deepEqual(parentProjection({ source: "feishu", from_name: "Ann", text: "hi" }), { sender: "Ann", text: "hi" });
+ * assert.deepEqual(parentProjection({ source: "unreadable", error: "no" }), { unreadable: true, error: "no" });
+ * ```
+ */
+export function parentProjection(
+  p: PreviewParent | null | undefined,
+): ParentProjection | undefined {
+  if (!p) return undefined;
+  if (p.source === "unreadable") {
+    return { unreadable: true, ...(p.error ? { error: safeLine(p.error) } : {}) };
+  }
+  const out: ParentProjection = {};
+  const who = p.from_name || (p.sender_type === "app" ? "bot" : p.from_id);
+  if (who) out.sender = safeLine(who);
+  if (p.date) out.date = p.date;
+  if (p.text) out.text = safeLine(p.text);
+  return out;
 }
 
 const MEDIA_KEYS = ["type", "filename", "size", "duration", "mime_type"] as const;

@@ -17,6 +17,7 @@ import {
   type PreviewEntry,
   type PreviewItem,
   previewItem,
+  type PreviewParent,
   recordDate,
 } from "./items.ts";
 import { relativeTime } from "./relative_time.ts";
@@ -124,9 +125,19 @@ function previewBody(window: PreviewEntry[], options: PreviewOptions): string {
       const parentWhen = relativeTime(recordDate(parent.record), options.nowMs);
       const quoted = firstChars(oneLine(displayText(parent.record)), 50);
       lines.push(`  ↳ [${parentWhen}] #${parent.record.id}: ${quoted}`);
+    } else if (parentRef && r.reply_to_message) {
+      lines.push(`  ↳ ${outsideParentLine(parentRef, r.reply_to_message, options.nowMs)}`);
     }
   }
   return fitBody(head, lines);
+}
+
+/** The quote line of a parent outside the window, from the reply's own preview. */
+function outsideParentLine(id: string, p: PreviewParent, nowMs: number): string {
+  if (p.source === "unreadable") return `#${id}: [the replied-to message could not be read]`;
+  const when = p.date ? `[${relativeTime(p.date, nowMs)}] ` : "";
+  const who = p.from_name || (p.sender_type === "app" ? "bot" : p.from_id);
+  return `${when}#${id}${who ? ` ${oneLine(who)}` : ""}: ${firstChars(oneLine(p.text ?? ""), 50)}`;
 }
 
 /** The first `n` code points, with `…` appended when cut. */

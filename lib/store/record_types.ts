@@ -46,7 +46,17 @@ export type MessageContent =
   }
   | { kind: "video_chat"; topic?: string; start_time?: string; meet_number?: string }
   | { kind: "vote"; topic?: string; options: string[] }
-  | { kind: "merge_forward"; loading: boolean; items: unknown[]; truncated: boolean; error: null }
+  | {
+    kind: "merge_forward";
+    /** Always false once stored (the expansion runs before the record is written). */
+    loading: boolean;
+    /** The forwarded messages in order; empty until expanded, or when expansion failed. */
+    items: ForwardedMessage[];
+    /** True when a depth, count or size bound left messages out. */
+    truncated: boolean;
+    /** Why the forwarded messages could not be fetched (bounded); null otherwise. */
+    error: string | null;
+  }
   | { kind: "unknown"; message_type: string };
 
 /** One resolved mention; members without a value are absent. */
@@ -58,6 +68,44 @@ export interface Mention {
   name?: string;
   is_bot: boolean;
   tenant_key?: string;
+}
+
+/** One message of a forwarded chat history, normalised like an inbound message. */
+export interface ForwardedMessage {
+  message_id: string;
+  message_type: string;
+  /** The original sender: an open_id for users, an app id for bots; "" when Feishu gave none. */
+  from_id: string;
+  from_name: string | null;
+  sender_type: string | null;
+  /** When it was first sent (ISO, seconds). */
+  date: string;
+  /** Its flat text, mentions resolved (bounded). */
+  text: string;
+  /** Its normalised content; a nested forward carries its own `items`. */
+  content: MessageContent;
+}
+
+/**
+ * What a reply answers: the parent's sender and a one-line preview, taken from
+ * the store, or fetched once from Feishu when the store does not have it.
+ * A parent Feishu would not give is `unreadable` with the reason; nothing is guessed.
+ */
+export interface ReplyParent {
+  /** The parent's compound id (the record's `reply_to`). */
+  id: string;
+  /** `store` (a record we have), `feishu` (fetched), or `unreadable`. */
+  source: "store" | "feishu" | "unreadable";
+  message_type?: string;
+  /** open_id of a user, app id of a bot. */
+  from_id?: string;
+  from_name?: string | null;
+  sender_type?: string | null;
+  date?: string;
+  /** One line, at most 200 code points. */
+  text?: string;
+  /** Why the parent could not be read (bounded). */
+  error?: string;
 }
 
 /** The inbound message record as this project stores it. */
@@ -79,6 +127,8 @@ export interface IncomingMessageRecord {
   parent_id: string;
   root_id: string;
   reply_to: string | null;
+  /** The replied-to message's sender and preview, for replies. */
+  reply_to_message?: ReplyParent;
   mentions: Mention[];
   content: MessageContent;
   attachments: Attachment[];

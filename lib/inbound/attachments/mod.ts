@@ -7,4 +7,4 @@
  */
 
 export { buildDescriptors, type ResourceRef } from "./descriptors.ts";
-export { attachmentsDir, downloadAttachments } from "./download.ts";
+export { attachmentsDir, downloadAttachments, errorText } from "./download.ts";
