@@ -10,7 +10,8 @@ import type { ClientConfig, EmuErrorRecord, RequestRecord, Settings } from "./co
 import type { CardAction } from "./events.ts";
 import type { FaultRule } from "./faults.ts";
 import type { ChangeFeed, WaitOptions } from "./feed.ts";
-import type { Inbound, UserMessageInput } from "./inbound.ts";
+import type { ForwardInput } from "./forward.ts";
+import type { Inbound, StoredUserMessageInput, UserMessageInput } from "./inbound.ts";
 import type { EventEnvelope } from "./views.ts";
 import type {
   CardCallbackMode,
@@ -122,6 +123,18 @@ export interface Emulator extends AsyncDisposable {
 
   /** A user sends a message (pushes `im.message.receive_v1`). */
   userSends(input: UserMessageInput): Inbound;
+  /**
+   * A user forwards a chat history: one `merge_forward` message is pushed;
+   * the messages in it (forwards nest) are read by `GET` on the forward.
+   */
+  userForwards(input: ForwardInput): Inbound;
+  /**
+   * Stores a user's message and pushes nothing: a message from before the
+   * bot's time (`createTime`), or one it may not read (`unreadable`: 230027).
+   */
+  storeMessage(input: StoredUserMessageInput): StoredMessage;
+  /** Uploads a resource as a user's client does; its key goes in a `raw` message. */
+  uploadResource(input: { bytes: Uint8Array; kind?: "image" | "file"; fileName?: string }): string;
   /** A user adds a reaction. */
   userReacts(
     input: { user: string; messageId: string; emoji: string; push?: PushOptions },

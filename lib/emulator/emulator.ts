@@ -23,7 +23,15 @@ import type { CardAction } from "./events.ts";
 import { Faults } from "./faults.ts";
 import { type ChangeFeed, waitForChange, type WaitOptions } from "./feed.ts";
 import { handleApi, revokeTokens } from "./http/mod.ts";
-import { type Inbound, type UserMessageInput, userSends } from "./inbound.ts";
+import { type ForwardInput, userForwards } from "./forward.ts";
+import {
+  type Inbound,
+  type StoredUserMessageInput,
+  storeUserMessage,
+  uploadResource,
+  type UserMessageInput,
+  userSends,
+} from "./inbound.ts";
 import { loopbackGuard } from "./same_origin.ts";
 import type { App, CardResult, Reaction, StoredMessage, World } from "./world.ts";
 import { type EventRecord, type PushOptions, type SessionStatus, WsHub } from "./ws/mod.ts";
@@ -148,6 +156,15 @@ class EmulatorImpl implements Emulator {
   userSends(input: UserMessageInput): Inbound {
     return userSends(this.#env, input);
   }
+  userForwards(input: ForwardInput): Inbound {
+    return userForwards(this.#env, input);
+  }
+  storeMessage(input: StoredUserMessageInput): StoredMessage {
+    return storeUserMessage(this.#core, input);
+  }
+  uploadResource(input: { bytes: Uint8Array; kind?: "image" | "file"; fileName?: string }): string {
+    return uploadResource(this.#core, input);
+  }
   userReacts(
     input: { user: string; messageId: string; emoji: string; push?: PushOptions },
   ): Inbound {
@@ -182,7 +199,10 @@ class EmulatorImpl implements Emulator {
   }
   lastSent(chatId?: string): StoredMessage | undefined {
     return [...this.world.messages.values()]
-      .filter((m) => m.sender.type === "app" && (chatId === undefined || m.chatId === chatId))
+      .filter((m) =>
+        m.sender.type === "app" && !m.upperMessageId &&
+        (chatId === undefined || m.chatId === chatId)
+      )
       .sort((a, b) => a.seq - b.seq)
       .at(-1);
   }

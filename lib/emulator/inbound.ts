@@ -29,6 +29,12 @@ export interface UserMessageInput {
   shareChat?: string;
   shareUser?: string;
   interactive?: unknown;
+  /**
+   * A message exactly as given: its msg_type, its content (a string is
+   * stored as is, anything else as JSON) and the resource keys it carries
+   * (from `uploadResource`). No mention placeholder is added.
+   */
+  raw?: { msgType: string; content: unknown; resources?: string[] };
   /** Who is mentioned: "bot", "all", or user open_ids. */
   mentions?: string[];
   /** message_id this replies to. */
@@ -114,9 +120,11 @@ function withPlaceholders(text: string, mentions: Mention[], all: boolean): stri
   return missing.length ? `${missing.join(" ")} ${text}` : text;
 }
 
-interface Composed {
+/** A message's type, content and resource keys, ready to store. */
+export interface Composed {
   msgType: string;
-  content: Record<string, unknown>;
+  /** The content object, or the exact content string of a `raw` message. */
+  content: Record<string, unknown> | string;
   resources: string[];
 }
 
@@ -135,11 +143,33 @@ function upload(
   });
 }
 
-function compose(
+/** A resource a user's client uploaded, for `raw` messages to carry; returns its key. */
+export function uploadResource(
   core: Core,
-  input: UserMessageInput,
-  m: { list: Mention[]; all: boolean },
+  input: { bytes: Uint8Array; kind?: "image" | "file"; fileName?: string },
+): string {
+  const kind = input.kind ?? "image";
+  return upload(core, kind, {
+    bytes: input.bytes,
+    fileType: kind === "file" ? "stream" : undefined,
+    fileName: input.fileName,
+  }).key;
+}
+
+/** Builds the content Feishu would store for the one content field `input` gives. */
+export function compose(
+  core: Core,
+  input: Omit<UserMessageInput, "user" | "chat">,
+  m: { list: Mention[]; all: boolean } = { list: [], all: false },
 ): Composed {
+  if (input.raw) {
+    const { msgType, content, resources = [] } = input.raw;
+    return {
+      msgType,
+      content: typeof content === "string" ? content : JSON.stringify(content),
+      resources: [...resources],
+    };
+  }
   if (input.text !== undefined) {
     return {
       msgType: "text",
@@ -225,12 +255,20 @@ function compose(
     };
   }
   return fail(
-    "Expected one of text, post, image, file, audio, video, sticker, share or interactive but found none",
+    "Expected one of text, post, image, file, audio, video, sticker, share, interactive or raw but found none",
   );
 }
 
+/** What `storeMessage` takes: a user message, its time, and whether the bot may read it. */
+export interface StoredUserMessageInput extends UserMessageInput {
+  /** Milliseconds since the epoch (default: the emulator clock's now). */
+  createTime?: number;
+  /** The bot may not read it: reading it answers 230027. */
+  unreadable?: boolean;
+}
+
 /** Stores a user's message without pushing anything (the bot may not be in the chat). */
-export function storeUserMessage(core: Core, input: UserMessageInput): StoredMessage {
+export function storeUserMessage(core: Core, input: StoredUserMessageInput): StoredMessage {
   const { app, user, chat } = actors(core, input);
   const replyTo = input.replyTo === undefined
     ? undefined
@@ -241,17 +279,28 @@ export function storeUserMessage(core: Core, input: UserMessageInput): StoredMes
   }
   const m = mentionsOf(core, app, input.mentions ?? []);
   const composed = compose(core, input, m);
-  return storeMessage(core, {
+  const message = storeMessage(core, {
     chat,
     sender: { type: "user", id: user.openId },
     msgType: composed.msgType,
-    content: JSON.stringify(composed.content),
+    content: contentString(composed),
     resources: composed.resources,
     mentions: m.list,
     replyTo,
     inThread: input.inThread,
     messageId: input.messageId,
   });
+  if (input.createTime !== undefined) {
+    message.createTime = input.createTime;
+    message.updateTime = input.createTime;
+  }
+  if (input.unreadable) message.unreadable = true;
+  return message;
+}
+
+/** The content string Feishu returns for a composed message. */
+export function contentString(composed: Composed): string {
+  return typeof composed.content === "string" ? composed.content : JSON.stringify(composed.content);
 }
 
 /**
@@ -259,7 +308,12 @@ export function storeUserMessage(core: Core, input: UserMessageInput): StoredMes
  * is pushed (or queued while no connection is up). Throws when the bot is not
  * in the chat, since Feishu would push nothing.
  */
-export function userSends(env: EventEnv, input: UserMessageInput): Inbound {
+export function userSends(
+  env: EventEnv,
+  input: UserMessageInput,
+  /** Runs on the stored message before the event goes out (a forward stores its messages). */
+  beforePush?: (message: StoredMessage) => void,
+): Inbound {
   const { app, chat } = actors(env.core, input);
   if (!chat.bots.has(app.appId)) {
     fail(
@@ -267,6 +321,7 @@ export function userSends(env: EventEnv, input: UserMessageInput): Inbound {
     );
   }
   const message = storeUserMessage(env.core, input);
+  beforePush?.(message);
   const sender = env.core.world.users.get(message.sender.id) ?? fail("sender vanished");
   const record = pushMessageEvent(env, { app, message, sender, options: input.push });
   return { eventId: record.eventId, messageId: message.messageId, ack: record.ackPromise };

@@ -56,6 +56,7 @@ export function messageView(world: World, m: StoredMessage): Record<string, unkn
   if (m.rootId) view.root_id = m.rootId;
   if (m.parentId) view.parent_id = m.parentId;
   if (m.threadId) view.thread_id = m.threadId;
+  if (m.upperMessageId) view.upper_message_id = m.upperMessageId;
   Object.assign(view, {
     msg_type: m.msgType,
     create_time: String(m.createTime),

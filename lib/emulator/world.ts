@@ -98,6 +98,13 @@ export interface StoredMessage {
   /** Resource keys (image_key / file_key) the message carries. */
   resources: string[];
   mentions: Mention[];
+  /**
+   * The forward (`merge_forward`) this message was forwarded in. Such a
+   * message is no message of the chat: only reading its forward shows it.
+   */
+  upperMessageId?: string;
+  /** True when the bot may not read it: a read answers 230027. */
+  unreadable?: boolean;
   /** Creation order, the tie-breaker for equal create times. */
   seq: number;
 }
@@ -258,15 +265,36 @@ export class World {
   /** Messages of a chat, oldest first (create time, then creation order). */
   messagesOf(chatId: string): StoredMessage[] {
     return [...this.messages.values()]
-      .filter((m) => m.chatId === chatId)
+      .filter((m) => m.chatId === chatId && !m.upperMessageId)
       .sort((a, b) => a.createTime - b.createTime || a.seq - b.seq);
   }
 
   /** Messages of a thread, oldest first. */
   messagesOfThread(threadId: string): StoredMessage[] {
     return [...this.messages.values()]
-      .filter((m) => m.threadId === threadId)
+      .filter((m) => m.threadId === threadId && !m.upperMessageId)
       .sort((a, b) => a.createTime - b.createTime || a.seq - b.seq);
+  }
+
+  /** The messages forwarded in a forward, nested ones included, depth first in order. */
+  forwardedIn(forwardId: string): StoredMessage[] {
+    const out: StoredMessage[] = [];
+    const children = [...this.messages.values()]
+      .filter((m) => m.upperMessageId === forwardId)
+      .sort((a, b) => a.seq - b.seq);
+    for (const child of children) out.push(child, ...this.forwardedIn(child.messageId));
+    return out;
+  }
+
+  /** The chat-level message a forwarded one arrived in (the message itself when it is one). */
+  outermost(message: StoredMessage): StoredMessage {
+    let m = message;
+    for (let up = m.upperMessageId; up !== undefined; up = m.upperMessageId) {
+      const next = this.messages.get(up);
+      if (!next) break;
+      m = next;
+    }
+    return m;
   }
 
   /** Reactions of a message in the order they were added. */

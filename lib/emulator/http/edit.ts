@@ -1,7 +1,9 @@
 /**
  * One message: `GET` (get), `PUT` (edit text/post: own messages, same
  * msg_type, 20 edits → 230072), `PATCH` (cards only) and `DELETE` (recall own
- * messages). Recalled targets answer 230011; others' messages 230012.
+ * messages). Recalled targets answer 230011; others' messages 230012. A
+ * forward reads with the messages forwarded in it (`upper_message_id`); a
+ * message the bot may not read answers 230027.
  * @module
  */
 
@@ -16,9 +18,17 @@ import type { Route } from "./router.ts";
 
 function visible(core: Core, app: App, id: string): StoredMessage {
   const m = messageById(core, id);
-  const chat = core.world.chats.get(m.chatId);
+  // A forwarded message is as visible as the chat message it arrived in.
+  const chat = core.world.chats.get(core.world.outermost(m).chatId);
   if (chat) requireBotIn(chat, app);
   return m;
+}
+
+/** A message as `GET` answers it: a forward comes with every message forwarded in it. */
+function readable(core: Core, app: App, id: string): StoredMessage[] {
+  const m = visible(core, app, id);
+  if (m.unreadable) throw new ApiError(230027, "Lack of necessary permissions");
+  return m.msgType === "merge_forward" ? [m, ...core.world.forwardedIn(m.messageId)] : [m];
 }
 
 function own(core: Core, app: App, id: string): StoredMessage {
@@ -36,8 +46,8 @@ export const editRoutes: Route[] = [
     method: "GET",
     pattern: "/open-apis/im/v1/messages/:message_id",
     handle: ({ core, app, params }) => {
-      const m = visible(core, app, params.message_id ?? "");
-      return ok({ items: [messageView(core.world, m)] });
+      const items = readable(core, app, params.message_id ?? "");
+      return ok({ items: items.map((m) => messageView(core.world, m)) });
     },
   },
   {

@@ -2,13 +2,14 @@
  * Media: image and file uploads (multipart parsed from the raw bytes; empty
  * or too big → 234001), downloads of the app's own uploads, and downloads of
  * a message's resources (`?type=image|file`; a key that is not in the
- * message → the configurable 234003-style code; cards → 234043).
+ * message → the configurable 234003-style code; cards → 234043; a forward's
+ * media by the forward's id, a forwarded message's own id → 234043).
  * @module
  */
 
 import type { Core } from "../core.ts";
 import { storeUpload } from "../ops.ts";
-import type { Upload } from "../world.ts";
+import type { StoredMessage, Upload } from "../world.ts";
 import { ApiError, ok } from "./_envelope.ts";
 import { requireBotIn } from "./messages.ts";
 import { type MultipartPart, partText } from "./multipart.ts";
@@ -62,6 +63,14 @@ export function download(upload: Upload): Response {
       "content-length": String(upload.bytes.length),
     },
   });
+}
+
+/** The message that carries `key`: `m` itself, or the forwarded message inside it. */
+function carrierOf(core: Core, m: StoredMessage, key: string): StoredMessage {
+  if (m.msgType !== "merge_forward") return m;
+  return core.world.forwardedIn(m.messageId).find((x) =>
+    x.msgType !== "merge_forward" && x.resources.includes(key)
+  ) ?? m;
 }
 
 function notFound(core: Core, key: string): ApiError {
@@ -140,16 +149,19 @@ export const mediaRoutes: Route[] = [
       if (!m) throw notFound(core, key);
       const chat = core.world.chats.get(m.chatId);
       if (chat) requireBotIn(chat, app);
-      if (m.msgType === "interactive" || m.msgType === "merge_forward") {
+      // A forwarded message's media is fetched by the forward's id, never its own.
+      if (m.msgType === "interactive" || m.upperMessageId) {
         throw new ApiError(
           234043,
-          `Downloading resources of ${m.msgType} messages is not supported`,
+          `Downloading resources of ${
+            m.upperMessageId ? "forwarded" : m.msgType
+          } messages is not supported`,
         );
       }
       const upload = core.world.uploads.get(key);
       if (!m.resources.includes(key) || !upload) throw notFound(core, key);
       // Stickers are fetched as images, whatever their key looks like.
-      const kind = m.msgType === "sticker" ? "image" : upload.kind;
+      const kind = carrierOf(core, m, key).msgType === "sticker" ? "image" : upload.kind;
       if (kind !== type) throw bad(`The resource ${key} is a ${kind}, not a ${type}`);
       return download(upload);
     },
