@@ -299,3 +299,43 @@ Deno.test("a reply's parent from the store is not fetched; an unreadable parent 
     await bridge.close();
   }
 });
+
+Deno.test("a parent Feishu failed to answer for a moment is marked unreadable once and fetched again for the next reply", async () => {
+  await using emu = await startEmulator();
+  const bridge = await startBridge({ config: bridgeConfig(emu.url) });
+  try {
+    await emu.ws.whenReady();
+    const old = emu.storeMessage({ user: D.bob.openId, chat: D.team, text: "the old plan" });
+    emu.faults.add({
+      method: "GET",
+      path: GET_MESSAGE,
+      times: 1,
+      respond: { status: 503, code: 1500, msg: "service unavailable" },
+    });
+    const ask = (text: string) =>
+      emu.userSends({
+        user: D.alice.openId,
+        chat: D.team,
+        mentions: ["bot"],
+        replyTo: old.messageId,
+        text,
+      });
+    ask("what was this?");
+    await bridge.updates.atLeast(1);
+    ask("and now?");
+    await bridge.updates.atLeast(2);
+    const [first, second] = await bridge.records(D.team);
+    const failed = first!.reply_to_message as Rec;
+    assert.equal(failed.source, "unreadable");
+    assert.equal(failed.text, undefined);
+    assert.ok(String(failed.error).length > 0);
+    // A transient failure is not remembered: the next reply reads the parent.
+    assert.deepEqual(
+      [(second!.reply_to_message as Rec).source, (second!.reply_to_message as Rec).text],
+      ["feishu", "the old plan"],
+    );
+    assert.equal(requestsFor(emu, GET_MESSAGE, old.messageId).length, 2);
+  } finally {
+    await bridge.close();
+  }
+});
