@@ -89,18 +89,17 @@ Deno.test("normaliseMessage() drops the bot's inline <at> from a post's text but
   );
   assert.deepEqual(out.record.mentions.map((m) => [m.key, m.open_id, m.name, m.is_bot]), [
     ["@_user_1", BOT_OPEN_ID, "Mac PA", true],
-    ["@_at_ou_carol", "ou_carol", "Carol", false],
   ]);
 });
 
-Deno.test("normaliseMessage() de-duplicates inline <at> tags by open_id", () => {
+Deno.test("normaliseMessage() resolves inline <at> tags and md <at> tags by open_id to one mention", () => {
   const out = post({
     title: "",
     content: [[
       { tag: "at", user_id: "ou_carol", user_name: "Carol" },
       { tag: "md", text: ' and <at user_id="ou_carol">Carol</at> again' },
     ]],
-  });
+  }, [mention("@_user_1", "ou_carol", "Carol")]);
   assert.equal(out.record.text, "@Carol and @Carol again");
   assert.equal(out.record.mentions.length, 1);
 });
