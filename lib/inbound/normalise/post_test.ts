@@ -117,3 +117,62 @@ Deno.test("normaliseMessage() unwraps a locale-keyed post", () => {
   const out = post({ en_us: { title: "Hi", content: [[{ tag: "text", text: "there" }]] } });
   assert.equal(out.record.text, "**Hi**\n\nthere");
 });
+
+Deno.test("normaliseMessage() unwraps a post wrapped in post and locale layers, images included", () => {
+  const raw = {
+    post: {
+      zh_cn: {
+        title: "T",
+        content: [
+          [{ tag: "text", text: "hi" }],
+          [{ tag: "img", image_key: "img_v3_wrapped" }],
+        ],
+      },
+    },
+  };
+  const out = post(raw);
+  assert.equal(out.record.text, "**T**\n\nhi\n![image](img_v3_wrapped)");
+  assert.deepEqual(out.record.content, { kind: "post", title: "T", text: "T\nhi", post: raw });
+  assert.deepEqual(out.descriptors.map((d) => [d.type, d.file_key]), [
+    ["image", "img_v3_wrapped"],
+  ]);
+});
+
+Deno.test("normaliseMessage() prefers zh_cn among a post's locales", () => {
+  const body = (title: string) => ({ title, content: [[{ tag: "text", text: title }]] });
+  const out = post({ en_us: body("en"), zh_cn: body("zh") });
+  assert.equal(out.record.text, "**zh**\n\nzh");
+});
+
+Deno.test("normaliseMessage() unwraps locale and post layers nested several levels deep", () => {
+  const out = post({
+    post: {
+      post: {
+        en_us: { content: { zh_cn: { title: "Deep", content: [[{ tag: "text", text: "x" }]] } } },
+      },
+    },
+  });
+  assert.equal(out.record.text, "**Deep**\n\nx");
+});
+
+Deno.test("normaliseMessage() lists the zone files of a locale-wrapped post", () => {
+  const out = post({
+    zh_cn: {
+      title: "",
+      content: [[{ tag: "text", text: "see" }]],
+      files: [{ file_key: "file_w", file_name: "a.pdf" }],
+    },
+  });
+  assert.equal(out.record.text, 'see\n<file key="file_w" name="a.pdf"/>');
+  assert.deepEqual(out.descriptors.map((d) => [d.type, d.file_key]), [["file", "file_w"]]);
+});
+
+Deno.test("normaliseMessage() unwraps up to 8 layers of a post and no more", () => {
+  const wrapped = (layers: number) => {
+    let raw: unknown = { title: "Deep", content: [[{ tag: "text", text: "x" }]] };
+    for (let i = 0; i < layers; i++) raw = { post: raw };
+    return raw;
+  };
+  assert.equal(post(wrapped(8)).record.text, "**Deep**\n\nx");
+  assert.equal(post(wrapped(9)).record.text, "[rich text message]");
+});
