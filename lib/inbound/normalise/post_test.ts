@@ -176,3 +176,9 @@ Deno.test("normaliseMessage() unwraps up to 8 layers of a post and no more", () 
   assert.equal(post(wrapped(8)).record.text, "**Deep**\n\nx");
   assert.equal(post(wrapped(9)).record.text, "[rich text message]");
 });
+
+Deno.test("normaliseMessage() lists the zone files of a post that has nothing else", () => {
+  const out = post({ files: [{ file_key: "file_only", file_name: "b.zip" }] });
+  assert.equal(out.record.text, '<file key="file_only" name="b.zip"/>');
+  assert.deepEqual(out.descriptors.map((d) => [d.type, d.file_key]), [["file", "file_only"]]);
+});

@@ -41,7 +41,8 @@ export function convertPost(content: unknown, ctx: ConvertContext): Conversion {
     };
   }
   const path = unwrap(root);
-  const body = path.at(-1) ?? {};
+  const last = path.at(-1);
+  const body = last && isBody(last) ? last : {};
   const title = asText(body.title) ?? "";
   const v2 = asArray(body.content_v2);
   const paragraphs = v2.length > 0 ? v2 : asArray(body.content);
@@ -65,19 +66,19 @@ export function convertPost(content: unknown, ctx: ConvertContext): Conversion {
 
 /**
  * The layers from the root down to the post body (`{title, content}`), the
- * body last; empty when no body is found within {@link MAX_WRAPPERS} layers.
- * Each layer steps into `post`, else a locale (zh_cn, en_us, ja_jp, then any),
- * else an object `content`, else the first object member.
+ * body last when one is found within {@link MAX_WRAPPERS} layers. Each layer
+ * steps into `post`, else a locale (zh_cn, en_us, ja_jp, then any), else an
+ * object `content`, else the first object member.
  */
 function unwrap(root: JsonObject): JsonObject[] {
   const path: JsonObject[] = [];
   let layer: JsonObject | undefined = root;
   for (let depth = 0; layer && depth <= MAX_WRAPPERS; depth++) {
     path.push(layer);
-    if (isBody(layer)) return path;
+    if (isBody(layer)) break;
     layer = innerLayer(layer);
   }
-  return [];
+  return path;
 }
 
 function isBody(o: JsonObject): boolean {
