@@ -1,8 +1,9 @@
 /**
- * Mentions: the table built from `event.message.mentions` plus
- * the inline `<at>` tags of posts, and the one pass that turns placeholders
- * (`@_user_1`, `@_all`, `@_at_…`) into `@Name`, optionally dropping this bot's
- * own mention.
+ * Mentions: the table built from `event.message.mentions`, and the one pass
+ * that turns placeholders (`@_user_1`, `@_all`) into `@Name`, optionally
+ * dropping this bot's own mention. Only `mentions` makes entries: an inline
+ * `<at>` or a key it does not carry reads as a name (or `@user`), so no entry
+ * ever names someone the event did not.
  * @module
  */
 
@@ -14,6 +15,11 @@ export interface MentionTableOptions {
   /** This bot's open_id; null when the identity is not known yet. */
   botOpenId?: string | null;
 }
+
+/** What an unresolvable mention reads as when it has no visible name. */
+const UNKNOWN_USER = "@user";
+/** The shape of Feishu's mention keys in message text. */
+const KEY_SHAPE = "@_user_\\d+";
 
 /**
  * The mentions of one message, in order, keyed by placeholder.
@@ -28,6 +34,9 @@ export interface MentionTableOptions {
  * );
  * assert.equal(t.resolve("@_user_1 hi @_user_2", { stripBot: true }), "hi @Ann");
  * assert.equal(t.resolve("@_user_1 hi", { stripBot: false }), "@Bot hi");
+ * assert.equal(t.resolve("@_user_3 hi", { stripBot: true }), "@user hi");
+ * assert.equal(t.placeholder("ou_z", "Zoe"), "@Zoe");
+ * assert.equal(t.list().length, 2);
  * ```
  */
 export class MentionTable {
@@ -42,15 +51,16 @@ export class MentionTable {
     }
   }
 
-  /** The resolved list: event mentions first, then inline post mentions. */
+  /** The resolved list, in the event's order. */
   list(): Mention[] {
     return [...this.#byKey.values()].map((m) => ({ ...m }));
   }
 
   /**
-   * The placeholder for an inline `<at user_id="id">name</at>`: a known key
-   * (the id may itself be a key, an open_id or a user_id), `@_all` for
-   * everyone, else a new mention keyed `@_at_<id>`.
+   * The placeholder for an inline `<at user_id="id">name</at>`: `@_all` for
+   * everyone, the key of the mention it names (the id may itself be a key, an
+   * open_id or a user_id), else the visible `@name` — `@user` without a
+   * usable name.
    */
   placeholder(id: string, name?: string): string {
     if (id === "all" || id === "all_members" || id === "@_all") return "@_all";
@@ -58,28 +68,30 @@ export class MentionTable {
     for (const m of this.#byKey.values()) {
       if (m.open_id === id || m.user_id === id) return m.key;
     }
-    const key = `@_at_${id}`;
-    const ids = id.startsWith("ou_") ? { openId: id } : { userId: id };
-    this.#byKey.set(key, this.#mention(key, { ...ids, name }));
-    return key;
+    const shown = name?.trim().replace(/^@/, "");
+    // A name shaped like a key would be read as one by resolve().
+    return shown && !shown.startsWith("_") ? `@${shown}` : UNKNOWN_USER;
   }
 
   /**
    * Replaces every placeholder in `text`: `@_all` → `@all`, a known key →
-   * `@Name` (unchanged when the name is unknown). With `stripBot`, this bot's
-   * mention is removed together with the space that separated it.
+   * `@Name` (unchanged when the name is unknown), a key-shaped `@_user_N`
+   * the table lacks → `@user`. With `stripBot`, this bot's mention is removed
+   * together with the space that separated it.
    */
   resolve(text: string, options: { stripBot: boolean }): string {
     const keys = [...this.#byKey.keys(), "@_all"].sort((a, b) => b.length - a.length);
+    // Known keys first: the alternation tries them before the generic key shape.
     const pattern = new RegExp(
-      `([ \\t]*)(${keys.map(escapeRegex).join("|")})(?![A-Za-z0-9_])([ \\t]*)`,
+      `([ \\t]*)(${keys.map(escapeRegex).join("|")}|${KEY_SHAPE})(?![A-Za-z0-9_])([ \\t]*)`,
       "g",
     );
     return text.replace(pattern, (_all, before: string, key: string, after: string) => {
       if (key === "@_all") return `${before}@all${after}`;
       const m = this.#byKey.get(key);
-      if (options.stripBot && m?.is_bot) return before && after ? " " : "";
-      return `${before}${m?.name ? `@${m.name}` : key}${after}`;
+      if (!m) return `${before}${UNKNOWN_USER}${after}`;
+      if (options.stripBot && m.is_bot) return before && after ? " " : "";
+      return `${before}${m.name ? `@${m.name}` : key}${after}`;
     });
   }
 

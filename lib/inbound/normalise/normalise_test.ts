@@ -88,8 +88,8 @@ const whitespace: [string, string, string][] = [
   ["keeps newlines", "@_user_1 line one\nline   two", "line one\nline two"],
   ["trims the whole text", "  \t@_user_1\t  ", ""],
   ["keeps other mentions as @Name", "@_user_1 ask @_user_2", "ask @Dan"],
-  ["keeps an unknown placeholder as written", "@_user_9 hi", "@_user_9 hi"],
-  ["does not mistake @_user_10 for @_user_1", "@_user_10 hi", "@_user_10 hi"],
+  ["reads a placeholder missing from mentions as @user", "@_user_9 hi", "@user hi"],
+  ["does not mistake @_user_10 for the bot's @_user_1", "@_user_10 hi", "@user hi"],
   ["keeps indentation inside a fenced block", "@_user_1\n```\n  a   b\n```", "```\n  a   b\n```"],
 ];
 for (const [name, text, want] of whitespace) {

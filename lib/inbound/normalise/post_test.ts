@@ -89,18 +89,17 @@ Deno.test("normaliseMessage() drops the bot's inline <at> from a post's text but
   );
   assert.deepEqual(out.record.mentions.map((m) => [m.key, m.open_id, m.name, m.is_bot]), [
     ["@_user_1", BOT_OPEN_ID, "Mac PA", true],
-    ["@_at_ou_carol", "ou_carol", "Carol", false],
   ]);
 });
 
-Deno.test("normaliseMessage() de-duplicates inline <at> tags by open_id", () => {
+Deno.test("normaliseMessage() resolves inline <at> tags and md <at> tags by open_id to one mention", () => {
   const out = post({
     title: "",
     content: [[
       { tag: "at", user_id: "ou_carol", user_name: "Carol" },
       { tag: "md", text: ' and <at user_id="ou_carol">Carol</at> again' },
     ]],
-  });
+  }, [mention("@_user_1", "ou_carol", "Carol")]);
   assert.equal(out.record.text, "@Carol and @Carol again");
   assert.equal(out.record.mentions.length, 1);
 });
@@ -117,4 +116,69 @@ Deno.test("normaliseMessage() leaves <at> tags inside a fenced md block alone", 
 Deno.test("normaliseMessage() unwraps a locale-keyed post", () => {
   const out = post({ en_us: { title: "Hi", content: [[{ tag: "text", text: "there" }]] } });
   assert.equal(out.record.text, "**Hi**\n\nthere");
+});
+
+Deno.test("normaliseMessage() unwraps a post wrapped in post and locale layers, images included", () => {
+  const raw = {
+    post: {
+      zh_cn: {
+        title: "T",
+        content: [
+          [{ tag: "text", text: "hi" }],
+          [{ tag: "img", image_key: "img_v3_wrapped" }],
+        ],
+      },
+    },
+  };
+  const out = post(raw);
+  assert.equal(out.record.text, "**T**\n\nhi\n![image](img_v3_wrapped)");
+  assert.deepEqual(out.record.content, { kind: "post", title: "T", text: "T\nhi", post: raw });
+  assert.deepEqual(out.descriptors.map((d) => [d.type, d.file_key]), [
+    ["image", "img_v3_wrapped"],
+  ]);
+});
+
+Deno.test("normaliseMessage() prefers zh_cn among a post's locales", () => {
+  const body = (title: string) => ({ title, content: [[{ tag: "text", text: title }]] });
+  const out = post({ en_us: body("en"), zh_cn: body("zh") });
+  assert.equal(out.record.text, "**zh**\n\nzh");
+});
+
+Deno.test("normaliseMessage() unwraps locale and post layers nested several levels deep", () => {
+  const out = post({
+    post: {
+      post: {
+        en_us: { content: { zh_cn: { title: "Deep", content: [[{ tag: "text", text: "x" }]] } } },
+      },
+    },
+  });
+  assert.equal(out.record.text, "**Deep**\n\nx");
+});
+
+Deno.test("normaliseMessage() lists the zone files of a locale-wrapped post", () => {
+  const out = post({
+    zh_cn: {
+      title: "",
+      content: [[{ tag: "text", text: "see" }]],
+      files: [{ file_key: "file_w", file_name: "a.pdf" }],
+    },
+  });
+  assert.equal(out.record.text, 'see\n<file key="file_w" name="a.pdf"/>');
+  assert.deepEqual(out.descriptors.map((d) => [d.type, d.file_key]), [["file", "file_w"]]);
+});
+
+Deno.test("normaliseMessage() unwraps up to 8 layers of a post and no more", () => {
+  const wrapped = (layers: number) => {
+    let raw: unknown = { title: "Deep", content: [[{ tag: "text", text: "x" }]] };
+    for (let i = 0; i < layers; i++) raw = { post: raw };
+    return raw;
+  };
+  assert.equal(post(wrapped(8)).record.text, "**Deep**\n\nx");
+  assert.equal(post(wrapped(9)).record.text, "[rich text message]");
+});
+
+Deno.test("normaliseMessage() lists the zone files of a post that has nothing else", () => {
+  const out = post({ files: [{ file_key: "file_only", file_name: "b.zip" }] });
+  assert.equal(out.record.text, '<file key="file_only" name="b.zip"/>');
+  assert.deepEqual(out.descriptors.map((d) => [d.type, d.file_key]), [["file", "file_only"]]);
 });

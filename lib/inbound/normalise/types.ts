@@ -10,7 +10,7 @@ import type { MessageContent } from "../../store/mod.ts";
 
 /**
  * What a converter returns. `text` is the flat rendering and may still hold
- * mention placeholders (`@_user_1`, `@_at_…`), which the normaliser resolves.
+ * mention placeholders (`@_user_1`, `@_all`), which the normaliser resolves.
  */
 export interface Conversion {
   content: MessageContent;
@@ -21,9 +21,9 @@ export interface Conversion {
 /** What a converter may ask of its caller. */
 export interface ConvertContext {
   /**
-   * Registers an inline `<at>` of a post or md element and returns the
-   * placeholder to put in the text: the key of a known mention for that id,
-   * `@_all` for everyone, else a new `@_at_<id>` key.
+   * Resolves an inline `<at>` of a post or md element to what the text
+   * shows: the key of the event's mention for that id, `@_all` for everyone,
+   * else the visible `@name` (`@user` without one). Never adds a mention.
    */
   mention(id: string, name?: string): string;
 }

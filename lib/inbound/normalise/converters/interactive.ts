@@ -1,16 +1,24 @@
 /**
  * `interactive` (cards): the card JSON from the event kept as `content.card`
  * (never re-fetched), its version, and a flat text made of the card's visible
- * strings in document order.
+ * strings in document order (i18n texts included, one locale); form controls
+ * read as one bracketed line each (see ./card_controls.ts).
  * @module
  */
 
 import { asArray, asObject, type JsonObject } from "../_json.ts";
+import { LOCALES } from "../_visible.ts";
 import type { Conversion } from "../types.ts";
+import { controlLine, shownText } from "./card_controls.ts";
 
 const EMPTY_CARD = "[interactive card]";
 /** Element tags whose `content` (or `text`) is shown text. */
 const TEXT_TAGS = new Set(["plain_text", "lark_md", "markdown", "md", "text", "a"]);
+/**
+ * Locale-keyed stand-ins for a key, read (one locale only) when the key
+ * itself is absent.
+ */
+const I18N_KEYS: Record<string, string> = { header: "i18n_header", elements: "i18n_elements" };
 /** Keys that may hold nested shown text, visited in this order. */
 const NESTED_KEYS = [
   "header",
@@ -79,21 +87,37 @@ function visit(node: unknown, out: string[]): void {
   const obj = asObject(node);
   if (!obj) return;
   if (typeof obj.tag === "string" && TEXT_TAGS.has(obj.tag)) {
-    const shown = typeof obj.content === "string" ? obj.content : obj.text;
-    if (typeof shown === "string") {
+    const shown = shownText(obj);
+    if (shown !== undefined) {
       out.push(shown);
       return;
     }
   }
+  const control = controlLine(obj);
+  if (control !== undefined) {
+    out.push(control);
+    return;
+  }
   for (const key of NESTED_KEYS) {
-    const child = obj[key];
+    const i18nKey = I18N_KEYS[key];
+    const child = obj[key] ?? (i18nKey ? oneLocale(obj[i18nKey]) : undefined);
     if (typeof child === "string" && !isShownString(key)) continue;
     if (key === "options") {
-      for (const opt of asArray(child)) visit(asObject(opt)?.text, out);
+      for (const opt of asArray(child)) {
+        visit(typeof opt === "string" ? opt : asObject(opt)?.text, out);
+      }
       continue;
     }
     visit(child, out);
   }
+}
+
+/** One locale's value of a locale-keyed object: zh_cn, en_us, ja_jp, else the first. */
+function oneLocale(value: unknown): unknown {
+  const obj = asObject(value);
+  if (!obj) return undefined;
+  const locale = LOCALES.find((l) => l in obj) ?? Object.keys(obj)[0];
+  return locale === undefined ? undefined : obj[locale];
 }
 
 /** Bare strings count as shown text only under these keys. */

@@ -7,16 +7,19 @@
 
 import { asArray, asObject, asText, type JsonObject } from "../_json.ts";
 import { attr, optionalAttr } from "../_format.ts";
+import { LOCALES } from "../_visible.ts";
 import type { ResourceRef } from "../../attachments/mod.ts";
 import type { Conversion, ConvertContext } from "../types.ts";
 
-const LOCALES = ["zh_cn", "en_us", "ja_jp"];
 const EMPTY_POST = "[rich text message]";
+/** Wrapping layers (`post`, a locale, …) unwrapped at most. */
+const MAX_WRAPPERS = 8;
+const LOCALE_KEY = /^[a-z]{2}_[a-z]{2}$/;
 
 /**
- * Converts a post. Inbound posts carry `{title, content}` directly; sent ones
- * may wrap it in a locale key, which is unwrapped (zh_cn, en_us, ja_jp, then
- * the first object).
+ * Converts a post. Inbound posts carry `{title, content}` directly; others
+ * wrap it in `post` and locale layers, which are unwrapped to any depth up
+ * to {@link MAX_WRAPPERS}.
  *
  * @example
  * ```ts
@@ -37,7 +40,9 @@ export function convertPost(content: unknown, ctx: ConvertContext): Conversion {
       resources: [],
     };
   }
-  const body = localeBody(root) ?? {};
+  const path = unwrap(root);
+  const last = path.at(-1);
+  const body = last && isBody(last) ? last : {};
   const title = asText(body.title) ?? "";
   const v2 = asArray(body.content_v2);
   const paragraphs = v2.length > 0 ? v2 : asArray(body.content);
@@ -49,7 +54,8 @@ export function convertPost(content: unknown, ctx: ConvertContext): Conversion {
     flat.push(els.map((e) => renderFlat(e, ctx, resources)).join(""));
     plain.push(els.map((e) => renderPlain(e, ctx)).join(""));
   }
-  for (const f of asArray(root.files)) flat.push(...renderZoneFile(asObject(f), resources));
+  const files = path.map((layer) => asArray(layer.files)).findLast((f) => f.length > 0) ?? [];
+  for (const f of files) flat.push(...renderZoneFile(asObject(f), resources));
   const text = flat.join("\n").trim();
   return {
     content: { kind: "post", title, text: plain.join("\n").trim(), post: root },
@@ -58,13 +64,34 @@ export function convertPost(content: unknown, ctx: ConvertContext): Conversion {
   };
 }
 
-function localeBody(root: JsonObject): JsonObject | undefined {
-  if ("title" in root || "content" in root || "content_v2" in root) return root;
-  for (const locale of LOCALES) {
-    const body = asObject(root[locale]);
-    if (body) return body;
+/**
+ * The layers from the root down to the post body (`{title, content}`), the
+ * body last when one is found within {@link MAX_WRAPPERS} layers. Each layer
+ * steps into `post`, else a locale (zh_cn, en_us, ja_jp, then any), else an
+ * object `content`, else the first object member.
+ */
+function unwrap(root: JsonObject): JsonObject[] {
+  const path: JsonObject[] = [];
+  let layer: JsonObject | undefined = root;
+  for (let depth = 0; layer && depth <= MAX_WRAPPERS; depth++) {
+    path.push(layer);
+    if (isBody(layer)) break;
+    layer = innerLayer(layer);
   }
-  return Object.values(root).map(asObject).find((v) => v !== undefined);
+  return path;
+}
+
+function isBody(o: JsonObject): boolean {
+  return Array.isArray(o.content) || Array.isArray(o.content_v2) || typeof o.title === "string";
+}
+
+function innerLayer(o: JsonObject): JsonObject | undefined {
+  const locales = [...LOCALES, ...Object.keys(o).filter((k) => LOCALE_KEY.test(k))];
+  for (const key of ["post", ...locales, "content"]) {
+    const inner = asObject(o[key]);
+    if (inner) return inner;
+  }
+  return Object.values(o).map(asObject).find((v) => v !== undefined);
 }
 
 function renderFlat(el: JsonObject, ctx: ConvertContext, resources: ResourceRef[]): string {
