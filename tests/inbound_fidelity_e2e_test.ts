@@ -339,3 +339,84 @@ Deno.test("a parent Feishu failed to answer for a moment is marked unreadable on
     await bridge.close();
   }
 });
+
+Deno.test("the shapes Feishu really sends read as a person sees them: object template variables, unlisted ats, locale-wrapped posts, card controls", async () => {
+  await using emu = await startEmulator();
+  const bridge = await startBridge({ config: bridgeConfig(emu.url) });
+  try {
+    await emu.ws.whenReady();
+    const send = (msgType: string, content: unknown, resources?: string[]) =>
+      emu.userSends({
+        user: D.alice.openId,
+        chat: D.aliceP2p,
+        raw: { msgType, content, resources },
+      });
+    send("system", {
+      template: "{divider_text}",
+      divider_text: { text: "新会话", i18n_text: { zh_cn: "新会话", en_us: "New session" } },
+    });
+    // Neither key is in the event's mentions (there are none): nothing is made up.
+    send("post", {
+      title: "",
+      content: [[
+        { tag: "at", user_id: "@_user_1", user_name: "Tom" },
+        { tag: "text", text: " 请看一下，" },
+        { tag: "at", user_id: "@_user_2" },
+        { tag: "text", text: " 也看看" },
+      ]],
+    });
+    const image = crypto.getRandomValues(new Uint8Array(300));
+    const key = emu.uploadResource({ bytes: image });
+    const wrapped = send("post", {
+      post: {
+        zh_cn: {
+          title: "上线检查",
+          content: [[{ tag: "text", text: "截图如下：" }], [{ tag: "img", image_key: key }]],
+        },
+      },
+    }, [key]);
+    send("interactive", {
+      schema: "2.0",
+      body: {
+        elements: [
+          {
+            tag: "select_static",
+            placeholder: { tag: "plain_text", content: "Choose a region" },
+            options: [
+              { text: { tag: "plain_text", content: "华北" }, value: "cn-north" },
+              { text: { tag: "plain_text", content: "华东" }, value: "cn-east" },
+            ],
+          },
+          {
+            tag: "multi_select_static",
+            placeholder: { tag: "plain_text", content: "Services" },
+            options: ["api", "web"],
+          },
+          {
+            tag: "date_picker",
+            placeholder: { tag: "plain_text", content: "Pick a date" },
+            initial_date: "2026-08-05",
+          },
+        ],
+      },
+    });
+    await bridge.updates.atLeast(4);
+    const [system, ats, post, card] = await bridge.records(D.aliceP2p);
+    assert.equal(system!.text, "新会话");
+    assert.equal(ats!.text, "@Tom 请看一下，@user 也看看");
+    assert.deepEqual(ats!.mentions, []);
+    assert.equal((post!.content as Rec).kind, "post");
+    assert.equal(post!.text, `**上线检查**\n\n截图如下：\n![image](${key})`);
+    const [att] = post!.attachments as Rec[];
+    assert.equal(att!.status, "downloaded");
+    assert.deepEqual(await Deno.readFile(String(att!.path)), image);
+    assert.equal(requestsFor(emu, RESOURCE, wrapped.messageId!).length, 1);
+    assert.deepEqual(String(card!.text).split("\n"), [
+      "[select: Choose a region — options: 华北, 华东]",
+      "[multi-select: Services — options: api, web]",
+      "[date picker: Pick a date — initial: 2026-08-05]",
+    ]);
+  } finally {
+    await bridge.close();
+  }
+});
