@@ -6,8 +6,28 @@
  */
 
 import * as lark from "@larksuiteoapi/node-sdk";
+import { Buffer } from "node:buffer";
 import type { Emulator } from "./emulator.ts";
 import { DEFAULT_IDS } from "./fixtures.ts";
+
+/** The Feishu code of an SDK call: its answer's, or a rejected call's (HTTP 4xx → AxiosError). */
+export async function codeOf(p: Promise<unknown>): Promise<number | undefined> {
+  try {
+    const r = await p as { code?: number } | null;
+    return r?.code;
+  } catch (e) {
+    return (e as { response?: { data?: { code?: number } } }).response?.data?.code;
+  }
+}
+
+/** Every byte of a stream the SDK hands over (a download, or a refused download's JSON). */
+export async function readAll(stream: AsyncIterable<Uint8Array | string>): Promise<Uint8Array> {
+  const chunks: Uint8Array[] = [];
+  for await (const c of stream) {
+    chunks.push(typeof c === "string" ? new TextEncoder().encode(c) : c);
+  }
+  return new Uint8Array(Buffer.concat(chunks));
+}
 
 /** A logger that drops everything (the SDK's default prints to stdout). */
 export const silentLogger = {

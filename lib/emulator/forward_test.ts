@@ -1,19 +1,8 @@
 import assert from "node:assert/strict";
-import { Buffer } from "node:buffer";
-import { sdkClient } from "./_sdk_harness.ts";
+import { codeOf, readAll, sdkClient } from "./_sdk_harness.ts";
 import { DEFAULT_IDS, startEmulator } from "./mod.ts";
 
 const D = DEFAULT_IDS;
-
-/** The Feishu code of a rejected SDK call (HTTP 4xx → AxiosError). */
-async function codeOf(p: Promise<unknown>): Promise<number | undefined> {
-  try {
-    const r = await p as { code?: number } | null;
-    return r?.code;
-  } catch (e) {
-    return (e as { response?: { data?: { code?: number } } }).response?.data?.code;
-  }
-}
 
 Deno.test("a forward reads with its messages, nested ones depth first, each naming its container", async () => {
   await using emu = await startEmulator();
@@ -91,10 +80,7 @@ Deno.test("a forwarded image downloads by the forward's id; by its own message i
     path: { message_id: fwd.messageId!, file_key: key },
     params: { type: "image" },
   });
-  const path = await Deno.makeTempFile();
-  await res.writeFile(path);
-  assert.deepEqual(await Deno.readFile(path), image);
-  await Deno.remove(path);
+  assert.deepEqual(await readAll(res.getReadableStream()), image);
   for (const owner of [img.message_id!, items[1]!.message_id!]) {
     const refused = client.im.v1.messageResource.get({
       path: { message_id: owner, file_key: key },
@@ -105,9 +91,7 @@ Deno.test("a forwarded image downloads by the forward's id; by its own message i
       () => assert.fail("expected the download to be refused"),
       (e) => (e as { response: { data: AsyncIterable<Uint8Array> } }).response.data,
     );
-    const chunks: Uint8Array[] = [];
-    for await (const c of stream) chunks.push(c);
-    const body = JSON.parse(new TextDecoder().decode(Buffer.concat(chunks)));
+    const body = JSON.parse(new TextDecoder().decode(await readAll(stream)));
     assert.equal(body.code, 234043);
   }
 });
@@ -155,10 +139,7 @@ Deno.test("a raw message is stored exactly as given and carries the keys it name
     path: { message_id: sent.messageId!, file_key: key },
     params: { type: "image" },
   });
-  const path = await Deno.makeTempFile();
-  await res.writeFile(path);
-  assert.deepEqual(await Deno.readFile(path), bytes);
-  await Deno.remove(path);
+  assert.deepEqual(await readAll(res.getReadableStream()), bytes);
 });
 
 Deno.test("a forward from someone unknown, or of nothing, is refused with a clear message", async () => {

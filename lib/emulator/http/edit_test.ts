@@ -1,19 +1,9 @@
 import assert from "node:assert/strict";
-import { sdkClient } from "../_sdk_harness.ts";
+import { codeOf, sdkClient } from "../_sdk_harness.ts";
 import { DEFAULT_IDS, startEmulator } from "../mod.ts";
 
 const D = DEFAULT_IDS;
 const text = (t: string) => JSON.stringify({ text: t });
-
-/** The Feishu code of a rejected SDK call (HTTP 4xx → AxiosError). */
-async function codeOf(p: Promise<unknown>): Promise<number | undefined> {
-  try {
-    const r = await p as { code?: number } | null;
-    return r?.code;
-  } catch (e) {
-    return (e as { response?: { data?: { code?: number } } }).response?.data?.code;
-  }
-}
 
 Deno.test("message.update edits own text/post messages up to the edit cap", async () => {
   await using emu = await startEmulator({ limits: { editCount: 2 } });

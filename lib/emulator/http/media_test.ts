@@ -1,27 +1,10 @@
 import assert from "node:assert/strict";
 import { Buffer } from "node:buffer";
-import { sdkClient } from "../_sdk_harness.ts";
+import { codeOf, readAll, sdkClient } from "../_sdk_harness.ts";
 import { DEFAULT_IDS, startEmulator } from "../mod.ts";
 
 const D = DEFAULT_IDS;
 const ALL_BYTES = Uint8Array.from({ length: 256 }, (_, i) => i);
-
-async function codeOf(p: Promise<unknown>): Promise<number | undefined> {
-  try {
-    const r = await p as { code?: number } | null;
-    return r?.code;
-  } catch (e) {
-    return (e as { response?: { data?: { code?: number } } }).response?.data?.code;
-  }
-}
-
-async function readAll(stream: NodeJS.ReadableStream): Promise<Uint8Array> {
-  const chunks: Uint8Array[] = [];
-  for await (const c of stream) {
-    chunks.push(typeof c === "string" ? new TextEncoder().encode(c) : c);
-  }
-  return new Uint8Array(Buffer.concat(chunks));
-}
 
 Deno.test("image.create keeps every byte, and the sent image downloads back intact", async () => {
   await using emu = await startEmulator();
