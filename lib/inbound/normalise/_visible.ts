@@ -8,7 +8,7 @@
 import { asObject } from "./_json.ts";
 
 /** The locales read first, in this order, wherever a value is keyed by locale. */
-export const LOCALES = ["zh_cn", "en_us", "ja_jp"];
+const LOCALES = ["zh_cn", "en_us", "ja_jp"];
 
 /** Fields tried first on an object, in this order. */
 const TEXT_FIELDS = ["text", "content", "name", "title", "display_name", "user_name"];
@@ -72,14 +72,28 @@ export function visibleText(value: unknown, depth = 0): string {
 export function localeText(obj: Record<string, unknown>): string | undefined {
   for (const candidate of [obj, ...I18N_FIELDS.map((f) => asObject(obj[f]))]) {
     if (!candidate) continue;
-    const keys = Object.keys(candidate).filter((k) => LOCALE_KEY.test(k));
-    const ordered = [...LOCALES.filter((l) => keys.includes(l)), ...keys];
-    for (const locale of ordered) {
+    for (const locale of localesOf(candidate)) {
       const v = candidate[locale];
       if (typeof v === "string" && v.trim() !== "") return v;
     }
   }
   return undefined;
+}
+
+/**
+ * The locale keys of `obj` in reading order: zh_cn, en_us, ja_jp, then the
+ * others as given.
+ *
+ * @example
+ * ```ts
+ * import { localesOf } from "./_visible.ts";
+ * import assert from "node:assert/strict";
+ * assert.deepEqual(localesOf({ fr_fr: 1, en_us: 2, title: 3 }), ["en_us", "fr_fr"]);
+ * ```
+ */
+export function localesOf(obj: Record<string, unknown>): string[] {
+  const keys = Object.keys(obj).filter((k) => LOCALE_KEY.test(k));
+  return [...new Set([...LOCALES.filter((l) => keys.includes(l)), ...keys])];
 }
 
 function joined(parts: string[], sep: string): string {

@@ -7,7 +7,7 @@
  */
 
 import { asArray, asObject, type JsonObject } from "../_json.ts";
-import { LOCALES } from "../_visible.ts";
+import { localesOf } from "../_visible.ts";
 import type { Conversion } from "../types.ts";
 import { controlLine, shownText } from "./card_controls.ts";
 
@@ -116,7 +116,7 @@ function visit(node: unknown, out: string[]): void {
 function oneLocale(value: unknown): unknown {
   const obj = asObject(value);
   if (!obj) return undefined;
-  const locale = LOCALES.find((l) => l in obj) ?? Object.keys(obj)[0];
+  const locale = localesOf(obj)[0];
   return locale === undefined ? undefined : obj[locale];
 }
 

@@ -7,14 +7,13 @@
 
 import { asArray, asObject, asText, type JsonObject } from "../_json.ts";
 import { attr, optionalAttr } from "../_format.ts";
-import { LOCALES } from "../_visible.ts";
+import { localesOf } from "../_visible.ts";
 import type { ResourceRef } from "../../attachments/mod.ts";
 import type { Conversion, ConvertContext } from "../types.ts";
 
 const EMPTY_POST = "[rich text message]";
 /** Wrapping layers (`post`, a locale, …) unwrapped at most. */
 const MAX_WRAPPERS = 8;
-const LOCALE_KEY = /^[a-z]{2}_[a-z]{2}$/;
 
 /**
  * Converts a post. Inbound posts carry `{title, content}` directly; others
@@ -86,8 +85,7 @@ function isBody(o: JsonObject): boolean {
 }
 
 function innerLayer(o: JsonObject): JsonObject | undefined {
-  const locales = [...LOCALES, ...Object.keys(o).filter((k) => LOCALE_KEY.test(k))];
-  for (const key of ["post", ...locales, "content"]) {
+  for (const key of ["post", ...localesOf(o), "content"]) {
     const inner = asObject(o[key]);
     if (inner) return inner;
   }
