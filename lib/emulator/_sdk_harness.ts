@@ -29,6 +29,20 @@ export async function readAll(stream: AsyncIterable<Uint8Array | string>): Promi
   return new Uint8Array(Buffer.concat(chunks));
 }
 
+/**
+ * The Feishu code of a refused download: the SDK rejects it and hands the
+ * JSON answer over as a stream. Undefined when the download went through.
+ */
+export async function downloadRefusalCode(p: Promise<unknown>): Promise<number | undefined> {
+  try {
+    await p;
+    return undefined;
+  } catch (e) {
+    const stream = (e as { response: { data: AsyncIterable<Uint8Array> } }).response.data;
+    return JSON.parse(new TextDecoder().decode(await readAll(stream))).code;
+  }
+}
+
 /** A logger that drops everything (the SDK's default prints to stdout). */
 export const silentLogger = {
   error: () => {},

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { codeOf, readAll, sdkClient } from "./_sdk_harness.ts";
+import { codeOf, downloadRefusalCode, readAll, sdkClient } from "./_sdk_harness.ts";
 import { DEFAULT_IDS, startEmulator } from "./mod.ts";
 
 const D = DEFAULT_IDS;
@@ -86,13 +86,7 @@ Deno.test("a forwarded image downloads by the forward's id; by its own message i
       path: { message_id: owner, file_key: key },
       params: { type: "image" },
     });
-    // A refused download answers JSON, which the SDK hands over as a stream.
-    const stream = await refused.then(
-      () => assert.fail("expected the download to be refused"),
-      (e) => (e as { response: { data: AsyncIterable<Uint8Array> } }).response.data,
-    );
-    const body = JSON.parse(new TextDecoder().decode(await readAll(stream)));
-    assert.equal(body.code, 234043);
+    assert.equal(await downloadRefusalCode(refused), 234043);
   }
 });
 
