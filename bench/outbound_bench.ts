@@ -14,6 +14,8 @@
  *   chunker on the same document.
  */
 
+import { createConversationLog } from "../lib/conversation/mod.ts";
+import { createNotifier } from "../lib/notify/mod.ts";
 import * as lark from "@larksuiteoapi/node-sdk";
 import { fromMarkdown } from "mdast-util-from-markdown";
 import { gfmFromMarkdown } from "mdast-util-gfm";
@@ -151,6 +153,18 @@ async function inProcess(emu: Emulator, chats: string[]): Promise<BenchResult> {
     store,
     accounts: [account],
     outbound,
+    conversation: createConversationLog({
+      store,
+      notifier: createNotifier({
+        liccDir: null,
+        claudeChannel: false,
+        push: { notifyChannel: async () => {}, notifyResourceUpdated: async () => {} },
+        clock: deps.clock,
+        log: deps.log,
+      }),
+      clock: deps.clock,
+      log: deps.log,
+    }),
     identityPath: join(workdir, "identity.json"),
   };
   try {

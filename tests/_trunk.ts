@@ -1,7 +1,8 @@
 /**
  * Test rig for the composition root in-process: `startService` on a temp
  * workdir with a config pointing at the emulator, the workdir lock, a push
- * target that records every call, and the inbound seams a test plugs in.
+ * target that records every call, and the inbound seams and conversation
+ * listeners a test plugs in.
  * Waits use the recorded pushes (one per notified message) and the
  * emulator's change feed.
  * @module
@@ -9,6 +10,7 @@
 
 import { join } from "node:path";
 import { createLogger, type Deps, Redactor, stateDir, systemClock } from "../lib/core/mod.ts";
+import type { RecordedListener } from "../lib/conversation/mod.ts";
 import type { InboundSeams } from "../lib/inbound/mod.ts";
 import type { PushTarget } from "../lib/notify/mod.ts";
 import { type Service, startService } from "../lib/service/start.ts";
@@ -32,14 +34,20 @@ export interface Trunk extends AsyncDisposable {
   close(): Promise<void>;
 }
 
+/** What a test plugs into the service: inbound seams and conversation listeners. */
+export interface TrunkPlugs {
+  seams?: InboundSeams;
+  listeners?: RecordedListener[];
+}
+
 /**
  * Starts the service against the emulator at `url` with one account `main`.
- * `seams` may be a function of the service-to-be (for seams that read
+ * `plugs` may be a function of the service-to-be (for plugs that read
  * through it).
  */
 export async function startTrunk(
   url: string,
-  seams: InboundSeams | ((trunk: () => Trunk) => InboundSeams),
+  plugs: TrunkPlugs | ((trunk: () => Trunk) => TrunkPlugs),
 ): Promise<Trunk> {
   const workdir = await Deno.makeTempDir({ prefix: "feishu-mcp-trunk-" });
   const configPath = join(workdir, "config.json");
@@ -77,7 +85,7 @@ export async function startTrunk(
     {
       lock: lockWorkdir(stateDir(workdir)),
       push,
-      seams: typeof seams === "function" ? seams(self) : seams,
+      ...(typeof plugs === "function" ? plugs(self) : plugs),
     },
   );
   const call = (action: string, input: Record<string, unknown> = {}) =>

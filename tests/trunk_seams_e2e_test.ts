@@ -3,12 +3,13 @@
  * emulator: a local command answered through the account's outbox is
  * neither recorded nor marked seen; a card click is answered synchronously
  * (its value becomes the frame's ACK) and handled later in chat order; the
- * after-message hook runs once per recorded message, when the record is
- * already readable; and the service's status is typed data.
+ * conversation log tells its listeners once per message that woke the agent,
+ * when the record is already readable; and the service's status is typed data.
  */
 
 import assert from "node:assert/strict";
 import { DEFAULT_IDS as D, ManualEmuClock, startEmulator } from "../lib/emulator/mod.ts";
+import type { RecordedListener } from "../lib/conversation/mod.ts";
 import type { InboundSeams } from "../lib/inbound/mod.ts";
 import type { RawEnvelope } from "../lib/feishu/mod.ts";
 import { chunkUuids, wireBody } from "../lib/outbound/mod.ts";
@@ -50,7 +51,7 @@ Deno.test("a local command answered through the outbox gets its reply and leaves
       return true;
     },
   };
-  await using trunk = await startTrunk(emu.url, seams);
+  await using trunk = await startTrunk(emu.url, { seams });
   await emu.ws.whenReady();
   const ping = emu.userSends({ user: D.alice.openId, chat: D.aliceP2p, text: "/ping" });
   const hello = emu.userSends({ user: D.alice.openId, chat: D.aliceP2p, text: "hello" });
@@ -91,12 +92,11 @@ Deno.test("a card click is answered at once with the seam's value as the ACK and
       handled.push({ alias: account.alias, envelope });
       return Promise.resolve();
     },
-    afterMessage({ record }) {
-      order.push(`message:${record.feishu_message_id}`);
-      return Promise.resolve();
-    },
   };
-  await using trunk = await startTrunk(emu.url, seams);
+  const listeners: RecordedListener[] = [(r) => {
+    if (r.kind === "message" && r.woke) order.push(`message:${r.record.feishu_message_id}`);
+  }];
+  await using trunk = await startTrunk(emu.url, { seams, listeners });
   await emu.ws.whenReady();
   const card = {
     schema: "2.0",
@@ -146,17 +146,20 @@ Deno.test("a card click is answered at once with the seam's value as the ACK and
   );
 });
 
-Deno.test("the after-message hook runs once per recorded message, when the record is already readable", async () => {
+Deno.test("the conversation log tells its listeners once per message that woke the agent, when the record is already readable", async () => {
   await using emu = await startEmulator();
   const seen: { id: string; chat: string; readable: boolean }[] = [];
   const calls = new Tally<string>();
   await using trunk = await startTrunk(emu.url, (self) => ({
-    async afterMessage({ account, record }) {
-      const read = await self().call("read", { chat_id: record.chat_id, limit: null });
-      const ids = (read.messages as Rec[] | undefined ?? []).map((m) => m.id);
-      seen.push({ id: record.id, chat: record.chat_id, readable: ids.includes(record.id) });
-      calls.push(account.alias);
-    },
+    listeners: [(r) => {
+      if (r.kind !== "message" || !r.woke) return;
+      const { record, route } = r;
+      void self().call("read", { chat_id: record.chat_id, limit: null }).then((read) => {
+        const ids = (read.messages as Rec[] | undefined ?? []).map((m) => m.id);
+        seen.push({ id: record.id, chat: record.chat_id, readable: ids.includes(record.id) });
+        calls.push(route.account);
+      });
+    }],
   }));
   await emu.ws.whenReady();
   const sent = [

@@ -106,51 +106,21 @@ export function sentAt(ctx: ActionContext, delivered: readonly FeishuMessage[]):
 }
 
 /**
- * Writes the sent record (one per logical message, every chunk id indexed).
- * A record that already exists is replaced only when it was `partial` (a
- * replay with the same `idempotency_key` completed it). A store failure does
- * not undo a delivery: it is logged and returned as a warning.
+ * Records the sent message (one record per logical message, every chunk id
+ * indexed; a replay that completes a `partial` record replaces it). A store
+ * failure does not undo a delivery: it is logged and returned as a warning.
  */
 export function persistSent(
   ctx: ActionContext,
   alias: string,
   record: SentMessageRecord,
-  at: number,
 ): string | undefined {
-  const id = String(record.id);
-  const status = String(record.status);
-  const chunkIds = (record.message_ids as string[]).slice();
   try {
-    ctx.store.transaction(() => {
-      const inserted = ctx.store.records.insert({
-        account: alias,
-        id,
-        chatId: String(record.chat_id),
-        threadId: typeof record.thread_id === "string" ? record.thread_id : null,
-        feishuMessageId: String(record.feishu_message_id),
-        direction: "outgoing",
-        kind: "sent",
-        status,
-        createTime: Math.floor(at / 1000) * 1000,
-        record,
-        chunkIds,
-      });
-      if (!inserted && ctx.store.records.get(alias, id)?.status === "partial") {
-        ctx.store.records.update(alias, id, { record, status, chunkIds });
-      }
-    });
-    const last = (record.feishu_message_ids as string[] | undefined)?.at(-1);
-    if (last) {
-      ctx.onSent?.(alias, {
-        chatId: String(record.chat_id),
-        threadId: typeof record.thread_id === "string" ? record.thread_id : null,
-        messageId: last,
-      });
-    }
+    ctx.conversation.record(alias, { kind: "sent", record });
     return undefined;
   } catch (err) {
     const reason = err instanceof Error ? err.message : String(err);
-    ctx.deps.log.error("sent record not saved", { id, error: reason });
+    ctx.deps.log.error("sent record not saved", { id: record.id, error: reason });
     return `The message was delivered but its record could not be saved (${reason}); ` +
       "read will not show it.";
   }

@@ -8,6 +8,7 @@
 import type { Account } from "../account/mod.ts";
 import type { Config, LaunchOptions } from "../config/mod.ts";
 import { BridgeError, type Deps } from "../core/mod.ts";
+import type { ConversationLog } from "../conversation/mod.ts";
 import type { Store } from "../store/mod.ts";
 import type { OutboundRuntime } from "./outbound_runtime.ts";
 
@@ -22,14 +23,8 @@ export interface ActionContext {
   outbound: OutboundRuntime;
   /** Absolute path of the public identity document. */
   identityPath: string;
-  /**
-   * Told of every message the agent sent (its last chunk), so a resident
-   * Task Card above it can move below it.
-   */
-  onSent?(
-    alias: string,
-    message: { chatId: string; threadId: string | null; messageId: string },
-  ): void;
+  /** Where sent messages are recorded (its listeners see them land). */
+  conversation: ConversationLog;
 }
 
 /**

@@ -79,7 +79,7 @@ export async function reply(
       ? { chunkCount: outcome.chunkCount, error: outcome.failure }
       : undefined,
   });
-  const saveWarning = persistSent(ctx, account.alias, record, at);
+  const saveWarning = persistSent(ctx, account.alias, record);
   const ids = record.message_ids as string[];
   let result: Record<string, unknown> | Failure;
   if (outcome.failure) {

@@ -87,7 +87,7 @@ export async function send(
       ? { chunkCount: outcome.chunkCount, error: outcome.failure }
       : undefined,
   });
-  const saveWarning = persistSent(ctx, account.alias, record, at);
+  const saveWarning = persistSent(ctx, account.alias, record);
   rt.guard.record(identity);
   const ids = record.message_ids as string[];
   const result: Record<string, unknown> | Failure = outcome.failure

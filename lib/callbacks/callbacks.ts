@@ -19,7 +19,7 @@
 import type { Account } from "../account/mod.ts";
 import { type Clock, isFeishuId, type Logger } from "../core/mod.ts";
 import type { RawEnvelope } from "../feishu/mod.ts";
-import { type Notifier, PREVIEW_WINDOW } from "../notify/mod.ts";
+import type { ConversationLog } from "../conversation/mod.ts";
 import type { Store } from "../store/mod.ts";
 import { type CardCallback, readCallback } from "./project.ts";
 import { buildCardActionRecord } from "./record.ts";
@@ -48,21 +48,18 @@ export interface ControlHandler {
 /** The permission relay, as card callbacks see it. */
 export interface VoteHandler {
   click(account: Account, cb: CardCallback, vote: PermissionVote): unknown | Promise<unknown>;
-  noteWake(target: {
-    alias: string;
-    chatId: string;
-    threadId: string | null;
-    messageId: string | null;
-  }): void;
 }
 
 /** Options of {@link createCardCallbacks}. */
 export interface CardCallbackOptions {
   store: Store;
-  notifier: Notifier;
+  /** Where a business click is recorded and wakes the agent. */
+  conversation: ConversationLog;
   clock: Clock;
   log: Logger;
-  control?: ControlHandler;
+  /** Control buttons: the local-commands capability. */
+  control: ControlHandler;
+  /** Approval votes: the permission relay, when it runs. */
   votes?: VoteHandler;
 }
 
@@ -117,56 +114,20 @@ export function createCardCallbacks(options: CardCallbackOptions): CardCallbacks
       ? store.records.chatOfFeishuMessage(alias, clicked.sourceMessageId)
       : null;
     const cb = { ...clicked, threadId: clicked.threadId ?? source?.threadId ?? null };
+    const atMs = cb.atMs ?? options.clock.now();
     const record = buildCardActionRecord(cb, {
       alias,
       fromName: cb.operator.name ?? await account.names.resolve(cb.operator.open_id),
-      nowMs: options.clock.now(),
+      nowMs: atMs,
     });
-    const existing = store.records.get(alias, record.id);
-    if (existing) {
-      // A replay after a crash: the record is there; make sure the wake went out.
-      if (!store.records.isNotified(alias, record.id)) await notify(account, record);
-      return;
-    }
-    store.transaction(() => {
-      store.records.insert({
-        account: alias,
-        id: record.id,
-        chatId: record.chat_id,
-        threadId: cb.threadId,
-        feishuEventId: cb.eventId,
-        direction: "incoming",
-        kind: "card_action",
-        status: null,
-        createTime: cb.atMs ?? options.clock.now(),
-        fromOpenId: cb.operator.open_id,
-        record,
-      });
-      store.contacts.upsertSender(alias, cb.operator.open_id, cb.chatId);
-    });
+    const outcome = await options.conversation.recordAndWake(
+      account,
+      { kind: "card_action", record },
+      { atMs },
+    );
+    if (outcome === "replayed") return;
     count(alias).business++;
     log.info("feishu_card_action", { account: alias, id: record.id });
-    await notify(account, record);
-  }
-
-  async function notify(
-    account: Account,
-    record: ReturnType<typeof buildCardActionRecord>,
-  ): Promise<void> {
-    const alias = account.alias;
-    const window = () =>
-      store.records.window(alias, record.chat_id, PREVIEW_WINDOW).map((r) => ({
-        direction: r.direction,
-        record: r.record as never,
-      }));
-    await options.notifier.cardAction(alias, record, window, (id) => account.names.known(id));
-    store.records.markNotified(alias, record.id);
-    options.votes?.noteWake({
-      alias,
-      chatId: record.chat_id,
-      threadId: record.thread_id as string | null,
-      messageId: record.source_message_id as string | null,
-    });
   }
 
   return {
@@ -189,7 +150,7 @@ export function createCardCallbacks(options: CardCallbackOptions): CardCallbacks
       const request = controlRequest(cb.action.value);
       if (request) {
         if (!routable(cb)) return undefined;
-        if (!options.control?.answer) return undefined;
+        if (!options.control.answer) return undefined;
         return options.control.answer({ account, callback: cb, request });
       }
       return routable(cb) ? toast("info", "Sent to the agent.") : undefined;
@@ -218,12 +179,6 @@ export function createCardCallbacks(options: CardCallbackOptions): CardCallbacks
       const request = controlRequest(cb.action.value);
       if (request) {
         c.control++;
-        if (!options.control) {
-          log.info("control card callback received but local commands are not in this build", {
-            account: account.alias,
-          });
-          return;
-        }
         return await options.control.handle({ account, callback: cb, request });
       }
       await business(account, cb);

@@ -9,4 +9,4 @@
 export type { IntakeCounters } from "./intake.ts";
 export { normaliseMessage } from "./normalise/mod.ts";
 export type { InboundSeams, PipelineCounters } from "./pipeline.ts";
-export { type BackfillStatus, type InboundRuntime, startInbound } from "./runtime.ts";
+export { type BackfillStatus, type InboundRuntime, openInbound } from "./runtime.ts";

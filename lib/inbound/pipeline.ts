@@ -9,7 +9,7 @@
 import type { Account } from "../account/mod.ts";
 import { BridgeError, type Clock, type Logger } from "../core/mod.ts";
 import { type Job, RetryLater } from "../journal/mod.ts";
-import { type Notifier, PREVIEW_WINDOW } from "../notify/mod.ts";
+import type { ConversationLog } from "../conversation/mod.ts";
 import { markSeen, startTyping } from "../presence/mod.ts";
 import type { Store } from "../store/mod.ts";
 import {
@@ -57,8 +57,6 @@ export interface InboundSeams {
   answerCard?(ctx: { account: Account; envelope: RawEnvelope }): unknown | Promise<unknown>;
   /** A card callback, in chat order, after the intake commit. */
   handleCard?(ctx: { account: Account; envelope: RawEnvelope }): Promise<void>;
-  /** After a message is recorded and the agent woken (the Task Card's refresh point). */
-  afterMessage?(ctx: { account: Account; record: IncomingMessageRecord }): Promise<void>;
 }
 
 /** What the command seam sees of one admitted message. */
@@ -88,7 +86,8 @@ export interface PipelineDeps {
   workdir: string;
   accounts: ReadonlyMap<string, Account>;
   transcriber: Transcriber;
-  notifier: Notifier;
+  /** Where records are written and the agent is woken. */
+  conversation: ConversationLog;
   /** Byte cap of one inbound attachment (default: 100 MiB). */
   inboundDownloadBytes?: number;
   seams?: InboundSeams;
@@ -240,12 +239,9 @@ export function createPipeline(deps: PipelineDeps): Pipeline {
     const { envelope } = payload;
     const c = count(account.alias);
     const record = norm.record;
-    const existing = deps.store.records.get(account.alias, record.id);
-    if (existing) {
+    if (deps.store.records.get(account.alias, record.id)) {
       // A replay after a crash: the record is there; make sure the wake went out.
-      if (!deps.store.records.isNotified(account.alias, record.id)) {
-        await notify(account, existing.record as unknown as IncomingMessageRecord);
-      }
+      await deps.conversation.recordAndWake(account, { kind: "message", record });
       return;
     }
     const eventId = typeof envelope.header?.event_id === "string" ? envelope.header.event_id : null;
@@ -307,45 +303,13 @@ export function createPipeline(deps: PipelineDeps): Pipeline {
         await transcribeRecord(record, { transcriber: deps.transcriber, workDir: dir, signal });
       }
     }
-    const createTime = Date.parse(record.date) || deps.clock.now();
-    deps.store.transaction(() => {
-      deps.store.records.insert({
-        account: account.alias,
-        id: record.id,
-        chatId: record.chat_id,
-        threadId: record.thread_id,
-        feishuMessageId: record.feishu_message_id,
-        feishuEventId: eventId,
-        direction: "incoming",
-        kind: "message",
-        status: null,
-        createTime,
-        fromOpenId: record.from_open_id || null,
-        record,
-      });
-      if (record.from_open_id) {
-        deps.store.contacts.upsertSender(account.alias, record.from_open_id, record.chat_id);
-      }
-    });
+    await deps.conversation.recordAndWake(account, { kind: "message", record }, { eventId });
     c.admitted++;
     deps.log.info("feishu_received", {
       account: account.alias,
       id: record.id,
       type: record.message_type,
     });
-    await notify(account, record);
-  }
-
-  async function notify(account: Account, record: IncomingMessageRecord): Promise<void> {
-    // Read only if a lane needs the conversation (the LICC preview).
-    const window = () =>
-      deps.store.records.window(account.alias, record.chat_id, PREVIEW_WINDOW).map((r) => ({
-        direction: r.direction,
-        record: r.record as never,
-      }));
-    await deps.notifier.message(account.alias, record, window, (id) => account.names.known(id));
-    deps.store.records.markNotified(account.alias, record.id);
-    await seams.afterMessage?.({ account, record });
   }
 
   function onPassive(account: Account, envelope: RawEnvelope): void {
@@ -358,18 +322,7 @@ export function createPipeline(deps: PipelineDeps): Pipeline {
       messageChat: (id) => deps.store.records.chatOfFeishuMessage(account.alias, id),
     });
     if (!rec) return;
-    const inserted = deps.store.records.insert({
-      account: account.alias,
-      id: rec.id,
-      chatId: rec.chat_id,
-      feishuEventId: rec.feishu_event_id,
-      direction: "incoming",
-      kind: "event",
-      createTime: Date.parse(rec.date) || deps.clock.now(),
-      fromOpenId: rec.from_open_id || null,
-      record: rec,
-    });
-    if (inserted) c.events++;
+    if (deps.conversation.record(account.alias, { kind: "event", record: rec })) c.events++;
   }
 
   return {

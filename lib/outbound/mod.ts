@@ -42,3 +42,4 @@ export { duplicateBlocked, DuplicateGuard } from "./duplicate_guard.ts";
 export { Planner } from "./planner.ts";
 export { checkMediaSize, uploadMedia } from "./upload.ts";
 export type { DeliveryOutcome, DeliveryRoute } from "./deliver.ts";
+export { sendCard, type SentCard } from "./send_card.ts";

@@ -18,8 +18,8 @@ import { approvalCard } from "../../cards/mod.ts";
 import type { Account } from "../account/mod.ts";
 import { type CardCallback, permissionValue, type PermissionVote } from "../callbacks/mod.ts";
 import type { Clock, Logger } from "../core/mod.ts";
-import { type DeliveryRoute, PRIORITY, wireBody } from "../outbound/mod.ts";
-import { chunkUuids } from "../outbound/mod.ts";
+import type { Recorded } from "../conversation/mod.ts";
+import { type DeliveryRoute, PRIORITY, sendCard, wireBody } from "../outbound/mod.ts";
 import type { IncomingMessageRecord } from "../store/mod.ts";
 import { parsePermissionRequest, type PermissionRequest, typedVerdict } from "./wire.ts";
 
@@ -83,8 +83,11 @@ export interface PermissionRelay {
   click(account: Account, cb: CardCallback, vote: PermissionVote): Promise<unknown>;
   /** A typed `yes <id>` / `no <id>`: true when it answered a request here. */
   typed(account: Account, record: IncomingMessageRecord): Promise<boolean>;
-  /** A conversation woke the agent. */
-  noteWake(target: WakeTarget): void;
+  /**
+   * The conversation log's listener: a record that woke the agent marks its
+   * conversation as where the next approval card goes.
+   */
+  onRecorded(recorded: Recorded): void;
   counters: RelayCounters;
 }
 
@@ -178,8 +181,14 @@ export function createPermissionRelay(options: RelayOptions): PermissionRelay {
   return {
     enabled: gated.length > 0,
     counters,
-    noteWake(t) {
-      lastWake = t;
+    onRecorded(r) {
+      if (!r.woke) return;
+      lastWake = {
+        alias: r.route.account,
+        chatId: r.route.chatId,
+        threadId: r.route.threadId,
+        messageId: r.messageId,
+      };
     },
     async request(params) {
       const req = parsePermissionRequest(params);
@@ -205,18 +214,12 @@ export function createPermissionRelay(options: RelayOptions): PermissionRelay {
       pending.set(req.request_id, p);
       prune();
       try {
-        const out = await where.account.outbox.deliver({
-          route: where.route,
-          bodies: [wireBody("interactive", cardOf(p))],
-          uuids: chunkUuids({
-            account: where.account.alias,
-            idempotencyKey: `permission:${req.request_id}:${p.createdAt}`,
-            count: 1,
-          }, { newId: () => crypto.randomUUID() }),
+        const { message: sent } = await sendCard(where.account, where.route, cardOf(p), {
+          key: `permission:${req.request_id}:${p.createdAt}`,
           priority: PRIORITY.answer,
+          text: `permission request ${req.request_id}`,
+          now: () => clock.now(),
         });
-        const sent = out.delivered[0];
-        if (!sent) throw out.failure ?? new Error("no message was delivered");
         p.messageId = sent.messageId;
         p.chatId = sent.chatId || p.chatId;
         counters.cards++;

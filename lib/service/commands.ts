@@ -11,16 +11,21 @@
  *   the reply and the ledger entry answers once);
  * - a click is claimed in `feishu/control_callbacks.json` before any effect.
  *
+ * A typed command's answer is recorded as a hidden sent record: invisible to
+ * every action, but the conversation log's listeners see it land (a Task Card
+ * above it moves below it).
+ *
  * Control clicks of one chat run one at a time.
  * @module
  */
 
 import type { Account } from "../account/mod.ts";
 import type { ControlHandler } from "../callbacks/mod.ts";
-import type { Logger } from "../core/mod.ts";
+import type { Clock, Logger } from "../core/mod.ts";
+import type { ConversationLog } from "../conversation/mod.ts";
 import type { InboundSeams } from "../inbound/mod.ts";
-import { chunkUuids, PRIORITY, wireBody } from "../outbound/mod.ts";
-import type { Store } from "../store/mod.ts";
+import { PRIORITY, sendCard } from "../outbound/mod.ts";
+import type { SentMessageRecord, Store } from "../store/mod.ts";
 import { type LocalCommands, parseCommand } from "../../commands/mod.ts";
 
 /** What the command seam sees of one admitted message. */
@@ -33,12 +38,10 @@ export const COMMAND_PREFIX = "command:";
 export interface CommandSeamOptions {
   commands: LocalCommands;
   store: Store;
+  /** Where answers are recorded (hidden from every action; listeners see them land). */
+  conversation: ConversationLog;
+  clock: Clock;
   log: Logger;
-  /** Told of the command message and of its answer (they land below any Task Card). */
-  observe?(
-    alias: string,
-    message: { chatId: string; threadId: string | null; messageId: string },
-  ): void;
 }
 
 /** The two seams: the typed-command interceptor and the control-click handler. */
@@ -67,27 +70,28 @@ export function commandSeams(options: CommandSeamOptions): {
     const key = `${COMMAND_PREFIX}${record.feishu_message_id}`;
     if (ledger.get(key)?.state === "done") return true;
     ledger.begin(key);
+    let answer: SentMessageRecord;
     try {
       const card = await commands.render(parsed);
-      const out = await account.outbox.deliver({
-        route: {
+      const sent = await sendCard(
+        account,
+        {
           kind: "reply",
           targetId: record.feishu_message_id,
           chatId: record.chat_id,
           replyInThread: Boolean(record.thread_id),
         },
-        bodies: [wireBody("interactive", card)],
-        uuids: chunkUuids({ account: account.alias, idempotencyKey: key, count: 1 }, {
-          newId: () => crypto.randomUUID(),
-        }),
-        priority: PRIORITY.answer,
-      });
-      if (out.failure) throw out.failure;
-      const answer = out.delivered[0]?.messageId ?? null;
-      ledger.finish(key, answer);
-      const where = { chatId: record.chat_id, threadId: record.thread_id ?? null };
-      options.observe?.(account.alias, { ...where, messageId: record.feishu_message_id });
-      if (answer) options.observe?.(account.alias, { ...where, messageId: answer });
+        card,
+        {
+          key,
+          priority: PRIORITY.answer,
+          text: `/${parsed.command}`,
+          mark: "local_command",
+          now: () => options.clock.now(),
+        },
+      );
+      ledger.finish(key, sent.message.messageId);
+      answer = sent.record;
     } catch (err) {
       log.warn("local command not answered", {
         account: account.alias,
@@ -95,6 +99,13 @@ export function commandSeams(options: CommandSeamOptions): {
         error: (err as Error).message,
       });
       ledger.finish(key, null);
+      return true;
+    }
+    answer.thread_id ??= record.thread_id ?? undefined;
+    try {
+      options.conversation.record(account.alias, { kind: "sent", record: answer });
+    } catch (err) {
+      log.warn("local command answer not recorded", { error: (err as Error).message });
     }
     return true;
   }

@@ -120,13 +120,13 @@ export interface StatusSources {
   accounts: readonly Account[];
   store: Store | null;
   inbound: InboundRuntime | null;
-  /** Whether long connections were asked for (tests may turn them off). */
-  connect: boolean;
   permissions: Confinement;
   /** Start-up problems other than the config's. */
   notes: readonly string[];
   /** The MCP side, when a server serves this service. */
   mcp?: () => McpView;
+  /** Notifications written or pushed, when a service runs. */
+  notifier?: NotifierCounters;
   /** Card callback counters per account. */
   callbacks?: (alias: string) => CallbackCounters;
   /** The permission relay's counters, when it runs. */
@@ -217,9 +217,7 @@ function accountStatus(
     has_app_id: a.appId !== "",
     has_app_secret: true,
     allowed_users_count: a.allowedUsers ? a.allowedUsers.length : null,
-    connection: conn
-      ? connectionView(conn)
-      : { state: src.inbound ? (src.connect ? "starting" : "disabled") : "not_started" },
+    connection: conn ? connectionView(conn) : { state: src.inbound ? "starting" : "not_started" },
     identity: id
       ? {
         bot_name: id.botName,
@@ -256,7 +254,7 @@ function typingPending(store: Store | null): Map<string, number> {
  * };
  * const s = buildStatus({
  *   configPath: null, configReadable: false, configErrors: [], accounts: [], store: null,
- *   inbound: null, connect: true, permissions, notes: [],
+ *   inbound: null, permissions, notes: [],
  * });
  * if (s.status !== "degraded" || s.config_path_set !== false) throw new Error();
  * ```
@@ -282,7 +280,7 @@ export function buildStatus(src: StatusSources): ServiceStatus {
     ...(src.inbound
       ? {
         journal: { ...journalView(src.inbound.journal.stats()), ...src.journalFigures?.() },
-        notifications: { ...src.inbound.notifier.counters },
+        ...(src.notifier ? { notifications: { ...src.notifier } } : {}),
       }
       : {}),
     ...(src.mcp ? { mcp: src.mcp() } : {}),

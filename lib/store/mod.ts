@@ -21,12 +21,13 @@ import { ApiCallStore } from "./api_calls.ts";
 import { HealthStore } from "./health.ts";
 import { Searcher } from "./search.ts";
 
-export { RecordStore, type StoredRecord } from "./records.ts";
+export { type RecordInput, RecordStore, type StoredRecord } from "./records.ts";
 export type {
   Attachment,
   AttachmentDescriptor,
   AttachmentSummary,
   AttachmentType,
+  BridgeRecord,
   CardActionRecord,
   ForwardedMessage,
   IncomingMessageRecord,

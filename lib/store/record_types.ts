@@ -259,6 +259,10 @@ export interface SentMessageRecord {
   thread_id?: string;
   reply_to?: string;
   reply_in_thread?: boolean;
+  /** A resident Task Card: hidden from every action. */
+  task_card?: boolean;
+  /** A local command's answer: hidden from every action. */
+  local_command?: boolean;
   /** Added by edits and deletes. */
   [lifecycle: string]: unknown;
 }
@@ -268,12 +272,17 @@ export interface CardActionRecord {
   id: string;
   feishu_event_id: string;
   chat_id: string;
+  /** The topic of the card, when it is in one. */
+  thread_id: string | null;
   message_type: "card_action";
   from_open_id: string;
   from_name: string | null;
   text: string;
   date: string;
   synthetic: true;
+  /** The clicked card's Feishu message id, and its compound id. */
+  source_message_id: string | null;
+  source_message_ref: string | null;
   card_action: JsonObject;
   [key: string]: unknown;
 }

@@ -11,7 +11,8 @@
 
 import type { Account } from "../account/mod.ts";
 import { BridgeError, formatCompoundId, type Logger, parseCompoundId } from "../core/mod.ts";
-import { chunkUuids, type DeliveryRoute, PRIORITY, wireBody } from "../outbound/mod.ts";
+import type { ConversationLog } from "../conversation/mod.ts";
+import { type DeliveryRoute, PRIORITY, sendCard, wireBody } from "../outbound/mod.ts";
 import { routeKey, type Store, type TaskCardRoute } from "../store/mod.ts";
 import { taskCardWrapper } from "../../cards/mod.ts";
 import { DELIVERY_FAILED, type ResidentTransport } from "./resident.ts";
@@ -34,6 +35,8 @@ export interface FeishuTransportDeps {
   accounts: ReadonlyMap<string, Account>;
   store: Store;
   latest: LatestMessages;
+  /** Where the sent cards are recorded (hidden from every action). */
+  conversation: ConversationLog;
   now(): number;
   log: Logger;
 }
@@ -105,12 +108,11 @@ export function feishuTransport(deps: FeishuTransportDeps): ResidentTransport {
         return { kind: "failed", error: `${DELIVERY_FAILED}: ${reason(err)}` };
       }
       let target: DeliveryRoute;
-      let anchor: string | null = null;
       if (route.threadId === null) {
         target = { kind: "create", receiveId: route.chatId, receiveIdType: "chat_id" };
       } else {
         // A topic's card is a reply in the topic: it needs a message of the topic to answer.
-        anchor = latest.get(route);
+        const anchor = latest.get(route);
         if (!anchor) {
           return {
             kind: "failed",
@@ -124,68 +126,32 @@ export function feishuTransport(deps: FeishuTransportDeps): ResidentTransport {
           replyInThread: true,
         };
       }
-      const card = taskCardWrapper(text);
-      const out = await account.outbox.deliver({
-        route: target,
-        bodies: [wireBody("interactive", card)],
-        uuids: chunkUuids({
-          account: route.account,
-          idempotencyKey: `taskcard:${routeKey(route)}:${replaces ?? "first"}`,
-          count: 1,
-        }, { newId: () => crypto.randomUUID() }),
-        priority: PRIORITY.update,
-      });
-      const sent = out.delivered[0];
-      if (!sent) {
-        const code = out.failure?.code;
+      let sent;
+      try {
+        sent = await sendCard(account, target, taskCardWrapper(text), {
+          key: `taskcard:${routeKey(route)}:${replaces ?? "first"}`,
+          priority: PRIORITY.update,
+          text,
+          mark: "task_card",
+          now: deps.now,
+        });
+      } catch (err) {
+        const code = err instanceof BridgeError ? err.code : null;
         return {
           kind: "failed",
-          error: `${DELIVERY_FAILED}: ${out.failure?.message ?? "nothing was sent"}`,
+          error: `${DELIVERY_FAILED}: ${reason(err)}`,
           indeterminate: code === "SEND_TIMEOUT" || code === "UNKNOWN",
         };
       }
-      const id = formatCompoundId(route.account, route.chatId, sent.messageId);
-      const at = sent.createTime ?? deps.now();
+      const { message, record } = sent;
+      record.thread_id ??= route.threadId ?? undefined;
       try {
-        store.records.insert({
-          account: route.account,
-          id,
-          chatId: route.chatId,
-          threadId: sent.threadId ?? route.threadId,
-          feishuMessageId: sent.messageId,
-          direction: "outgoing",
-          kind: "sent",
-          status: "sent",
-          createTime: Math.floor(at / 1000) * 1000,
-          hidden: true,
-          record: {
-            id,
-            task_card: true,
-            feishu_message_id: sent.messageId,
-            feishu_message_ids: [sent.messageId],
-            message_ids: [id],
-            chunks: [{ index: 1, message_id: id }],
-            to: { receive_id: route.chatId, receive_id_type: "chat_id" },
-            chat_id: route.chatId,
-            message_type: "interactive",
-            content: { type: "card", card },
-            text,
-            sent_at: new Date(at).toISOString(),
-            date: new Date(at).toISOString(),
-            status: "sent",
-            ...(route.threadId === null ? {} : {
-              thread_id: sent.threadId ?? route.threadId,
-              reply_to: anchor ?? undefined,
-              reply_in_thread: true,
-            }),
-          },
-          chunkIds: [id],
-        });
+        deps.conversation.record(route.account, { kind: "sent", record });
       } catch (err) {
-        deps.log.warn("task card record not saved", { id, error: reason(err) });
+        deps.log.warn("task card record not saved", { id: record.id, error: reason(err) });
       }
-      latest.note(route, sent.messageId);
-      return { kind: "sent", residentId: id };
+      latest.note(route, message.messageId);
+      return { kind: "sent", residentId: record.id };
     },
     persist(route, residentId) {
       try {

@@ -13,6 +13,7 @@
 import { join } from "node:path";
 import type { Account } from "../account/mod.ts";
 import type { Clock, Logger } from "../core/mod.ts";
+import type { ConversationLog, Recorded } from "../conversation/mod.ts";
 import { PRIORITY } from "../outbound/mod.ts";
 import { stopTyping } from "../presence/mod.ts";
 import { routeKey, type Store, type TaskCardRoute } from "../store/mod.ts";
@@ -37,6 +38,8 @@ export interface TaskCardPreference {
 export interface TaskCardsOptions {
   workdir: string;
   store: Store;
+  /** Where sent cards are recorded. */
+  conversation: ConversationLog;
   accounts: readonly Account[];
   clock: Clock;
   log: Logger;
@@ -74,10 +77,12 @@ export interface TaskCardStatus {
 export interface TaskCards {
   /** Reads everything once, refreshes every bound card, then polls. */
   start(): Promise<void>;
-  /** A message reached the agent: its route's card is created or brought below it. */
-  requested(account: string, message: RouteMessage): void;
-  /** A message (the agent's, a command's answer) landed in a route. */
-  observe(account: string, message: RouteMessage): void;
+  /**
+   * The conversation log's listener: a message that woke the agent creates
+   * or brings below it its route's card; any other message landing in a
+   * route (the agent's, a command's answer) brings a bound card below it.
+   */
+  onRecorded(recorded: Recorded): void;
   status(): TaskCardStatus;
   /** Resolves when no card write waits (tests, shutdown). */
   idle(): Promise<void>;
@@ -116,7 +121,14 @@ export function createTaskCards(options: TaskCardsOptions): TaskCards {
   const journalPath = join(options.workdir, "logs", "events.jsonl");
   const tailer = createJournalTailer({ path: journalPath, zone });
   const latest = new LatestMessages();
-  const transport = feishuTransport({ accounts, store, latest, now: () => clock.now(), log });
+  const transport = feishuTransport({
+    accounts,
+    store,
+    latest,
+    conversation: options.conversation,
+    now: () => clock.now(),
+    log,
+  });
   const done = new DoneWatch(options.quietMs ?? 10_000);
   const known = new Map<string, TaskCardRoute>();
   const stop = new AbortController();
@@ -253,6 +265,29 @@ export function createTaskCards(options: TaskCardsOptions): TaskCards {
     threadId: m.threadId || null,
   });
 
+  /** A message reached the agent: its route's card is created or brought below it. */
+  function requested(account: string, m: RouteMessage): void {
+    const route = routeOf(account, m);
+    const key = routeKey(route);
+    latest.note(route, m.messageId);
+    known.set(key, route);
+    if (!pref.enabled) return;
+    done.request(key, { account, chatId: m.chatId, messageId: m.messageId }, clock.now());
+    pacer.request(key, true);
+  }
+
+  /** A message (the agent's, a command's answer) landed in a route. */
+  function observe(account: string, m: RouteMessage): void {
+    const route = routeOf(account, m);
+    const key = routeKey(route);
+    latest.note(route, m.messageId);
+    // A bound card now sits above this message: bring it back below.
+    if (pref.enabled && store.taskCards.get(route).state === "bound") {
+      known.set(key, route);
+      pacer.request(key);
+    }
+  }
+
   return {
     async start() {
       pref = await readPreference();
@@ -263,24 +298,13 @@ export function createTaskCards(options: TaskCardsOptions): TaskCards {
       if (pref.enabled) broadcast();
       loop ??= run();
     },
-    requested(account, m) {
-      const route = routeOf(account, m);
-      const key = routeKey(route);
-      latest.note(route, m.messageId);
-      known.set(key, route);
-      if (!pref.enabled) return;
-      done.request(key, { account, chatId: m.chatId, messageId: m.messageId }, clock.now());
-      pacer.request(key, true);
-    },
-    observe(account, m) {
-      const route = routeOf(account, m);
-      const key = routeKey(route);
-      latest.note(route, m.messageId);
-      // A bound card now sits above this message: bring it back below.
-      if (pref.enabled && store.taskCards.get(route).state === "bound") {
-        known.set(key, route);
-        pacer.request(key);
-      }
+    onRecorded(r) {
+      // The cards' own records, passive events and clicks move no card.
+      if (r.messageId === null || r.kind === "event" || r.kind === "card_action") return;
+      if (r.kind === "sent" && r.record.task_card) return;
+      const m = { chatId: r.route.chatId, threadId: r.route.threadId, messageId: r.messageId };
+      if (r.kind === "message" && r.woke) requested(r.route.account, m);
+      else observe(r.route.account, m);
     },
     status() {
       const bindings = store.taskCards.routes();

@@ -1,0 +1,222 @@
+/**
+ * The running service, built in the order data flows, every part complete
+ * before the next needs it: store (given) → the quota meter and the health
+ * recorder → accounts (each with its api, counted, and outbox) → the
+ * notifier and the conversation log → the permission relay, local
+ * commands, Task Cards and card callbacks → the actions' context → inbound
+ * (opened) → the listeners subscribed → status → inbound started. Nothing is
+ * bound late and nothing is optional here: a failure on the way is the
+ * caller's to turn into the degraded service.
+ * @module
+ */
+
+import { join } from "node:path";
+import { createAccount } from "../account/mod.ts";
+import {
+  type ActionContext,
+  createOutboundRuntime,
+  dispatch,
+  manualResult,
+} from "../actions/mod.ts";
+import { createCardCallbacks } from "../callbacks/mod.ts";
+import type { Config, LaunchOptions } from "../config/mod.ts";
+import { createConversationLog, type RecordedListener } from "../conversation/mod.ts";
+import type { Deps } from "../core/mod.ts";
+import { type InboundSeams, openInbound } from "../inbound/mod.ts";
+import { validateToolCall } from "../mcp/mod.ts";
+import { createNotifier, liccInboxDir, type PushTarget } from "../notify/mod.ts";
+import { createPermissionRelay } from "../permission/mod.ts";
+import { createQuotaMeter, QUOTA_SAVING_CARD_GAP_MS } from "../quota/mod.ts";
+import type { Store, WorkdirLock } from "../store/mod.ts";
+import { createTaskCards, TASK_CARD_GAP_MS } from "../taskcard/mod.ts";
+import { createLocalCommands } from "../../commands/mod.ts";
+import { VERSION } from "./about.ts";
+import { commandSeams } from "./commands.ts";
+import { probeConfinement } from "./confinement.ts";
+import { createHealthRecorder, createJournalInspector } from "./ops.ts";
+import { readResource } from "./resources.ts";
+import { buildStatus, type McpView } from "./status.ts";
+import type { Service } from "./service.ts";
+import { bridgeHealth, inboxSummary, writeIdentityDocument } from "./views.ts";
+
+/** What the running service is built from besides config and store. */
+export interface RunningOptions {
+  lock: WorkdirLock;
+  push: PushTarget;
+  mcp?: () => McpView;
+  /** Extra inbound seams (tests): their card steps replace the product's, commands run first. */
+  seams?: InboundSeams;
+  /** Extra listeners of the conversation log (tests). */
+  listeners?: readonly RecordedListener[];
+  /** Whether the config file could be read (for status). */
+  configReadable: boolean;
+}
+
+/** Builds and starts the running service. */
+export async function startRunning(
+  launch: LaunchOptions,
+  deps: Deps,
+  config: Config,
+  store: Store,
+  options: RunningOptions,
+): Promise<Service> {
+  const { log, clock } = deps;
+  // Counting starts before the first request (identity, tokens) goes out.
+  const quota = createQuotaMeter({
+    sink: store.apiCalls,
+    clock,
+    monthlyCalls: config.quota.monthlyCalls,
+    log,
+  });
+  const health = createHealthRecorder({ store, clock, log });
+  const accounts = config.accounts.map((a) =>
+    createAccount(a, { store, clock, log, quota, onConnectionStatus: health.observe })
+  );
+  health.start(accounts);
+  for (const a of accounts) log.info(`Feishu account '${a.alias}' configured (app_id=${a.appId})`);
+  const outbound = createOutboundRuntime();
+
+  const notifier = createNotifier({
+    liccDir: config.notify.licc ? liccInboxDir(launch.workdir, launch.mcpName) : null,
+    claudeChannel: config.notify.claudeChannel,
+    push: options.push,
+    clock,
+    log,
+  });
+  const conversation = createConversationLog({ store, notifier, clock, log });
+  const context: ActionContext = {
+    deps,
+    launch,
+    config,
+    store,
+    accounts,
+    outbound,
+    conversation,
+    identityPath: join(launch.workdir, "system", "mcp_identities", "feishu.json"),
+  };
+  await writeIdentityDocument(context).catch((err) =>
+    log.warn("identity document not written", { error: String(err) })
+  );
+
+  const relay = createPermissionRelay({
+    accounts,
+    clock,
+    log,
+    notifyVerdict: (v) => options.push.notifyPermission?.(v) ?? Promise.resolve(),
+  });
+  // `/status` reads the status, which exists before the journal can run a command.
+  const local = createLocalCommands({
+    workdir: launch.workdir,
+    now: () => clock.now(),
+    health: () => bridgeHealth(status()),
+    log,
+  });
+  const taskCards = createTaskCards({
+    workdir: launch.workdir,
+    store,
+    conversation,
+    accounts,
+    clock,
+    log,
+    preference: () => local.taskcardPreference(),
+    // Near the quota, fewer card writes; answers are never paced by it.
+    gapMs: () => quota.saving() ? QUOTA_SAVING_CARD_GAP_MS : TASK_CARD_GAP_MS,
+  });
+  const commands = commandSeams({ commands: local, store, conversation, clock, log });
+  const callbacks = createCardCallbacks({
+    store,
+    conversation,
+    clock,
+    log,
+    votes: relay.enabled ? relay : undefined,
+    control: commands.control,
+  });
+  const extra = options.seams;
+  const inbound = await openInbound({
+    deps,
+    launch,
+    config,
+    store,
+    accounts,
+    conversation,
+    seams: {
+      answerCard: extra?.answerCard ?? callbacks.answer,
+      handleCard: extra?.handleCard ?? callbacks.handle,
+      // A typed permission answer comes before local commands.
+      async interceptCommand(ctx) {
+        if (relay.enabled && await relay.typed(ctx.account, ctx.record)) return true;
+        if (extra?.interceptCommand) return await extra.interceptCommand(ctx);
+        return await commands.intercept(ctx);
+      },
+    },
+  });
+  conversation.onRecorded((r) => relay.onRecorded(r));
+  conversation.onRecorded((r) => taskCards.onRecorded(r));
+  for (const listener of options.listeners ?? []) conversation.onRecorded(listener);
+  const figures = createJournalInspector({
+    journal: inbound.journal,
+    clock,
+    log,
+    redact: (t) => deps.redactor.redact(t),
+  });
+
+  // Fixed for the life of a --no-prompt process: probed once.
+  const permissions = probeConfinement(launch.workdir, launch.confined);
+  const status = () =>
+    buildStatus({
+      configPath: launch.configPath,
+      configReadable: options.configReadable,
+      configErrors: [],
+      accounts,
+      store,
+      inbound,
+      permissions,
+      notes: [],
+      mcp: options.mcp,
+      notifier: notifier.counters,
+      callbacks: callbacks.counters,
+      permission: relay.enabled ? () => ({ enabled: true, ...relay.counters }) : undefined,
+      taskCards: () => taskCards.status(),
+      quota: () => quota.view(),
+      journalFigures: () => figures.figures(),
+    });
+
+  inbound.start();
+  await taskCards.start();
+  await figures.refresh();
+
+  return {
+    app: {
+      callTool(args) {
+        const v = validateToolCall(args);
+        if (!v.ok) return Promise.resolve(v.failure);
+        if (v.call.action === "manual") return Promise.resolve(manualResult());
+        return dispatch(context, v.call);
+      },
+      readResource: (uri) =>
+        Promise.resolve(readResource(uri, {
+          version: VERSION,
+          mcpName: launch.mcpName,
+          status,
+          inbox: () => inboxSummary(store, accounts),
+        })),
+    },
+    permission: relay.enabled ? relay : null,
+    status,
+    async close() {
+      await figures.close();
+      await inbound.close().catch((err) =>
+        log.warn("inbound close failed", { error: String(err) })
+      );
+      await taskCards.close().catch((err) =>
+        log.warn("task cards close failed", { error: String(err) })
+      );
+      for (const a of accounts) a.outbox.close();
+      outbound.close();
+      // The connections are closed now: the snapshot says so, for doctor.
+      await health.close();
+      store.close();
+      options.lock.release();
+    },
+  };
+}
