@@ -10,7 +10,7 @@ import type { Config, LaunchOptions } from "../config/mod.ts";
 import { BridgeError, type Deps } from "../core/mod.ts";
 import type { ConversationLog } from "../conversation/mod.ts";
 import type { Store } from "../store/mod.ts";
-import type { OutboundRuntime } from "./outbound_runtime.ts";
+import type { OutboundRuntime } from "../outbound/mod.ts";
 
 /** The action context. */
 export interface ActionContext {

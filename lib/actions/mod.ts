@@ -9,4 +9,3 @@ export { type ActionContext } from "./context.ts";
 export { dispatch } from "./dispatch.ts";
 export { accountDetails } from "./accounts.ts";
 export { MANUAL, manualResult } from "./manual.ts";
-export { createOutboundRuntime } from "./outbound_runtime.ts";

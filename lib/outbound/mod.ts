@@ -43,3 +43,5 @@ export { Planner } from "./planner.ts";
 export { checkMediaSize, uploadMedia } from "./upload.ts";
 export type { DeliveryOutcome, DeliveryRoute } from "./deliver.ts";
 export { sendCard, type SentCard } from "./send_card.ts";
+export { type SendContext, sendMessage } from "./send.ts";
+export { createOutboundRuntime, type OutboundRuntime } from "./runtime.ts";

@@ -12,12 +12,7 @@
 
 import { join } from "node:path";
 import { createAccount } from "../account/mod.ts";
-import {
-  type ActionContext,
-  createOutboundRuntime,
-  dispatch,
-  manualResult,
-} from "../actions/mod.ts";
+import { type ActionContext, dispatch, manualResult } from "../actions/mod.ts";
 import { createCardCallbacks } from "../callbacks/mod.ts";
 import type { Config, LaunchOptions } from "../config/mod.ts";
 import { createConversationLog, type RecordedListener } from "../conversation/mod.ts";
@@ -25,6 +20,7 @@ import type { Deps } from "../core/mod.ts";
 import { type InboundSeams, openInbound } from "../inbound/mod.ts";
 import { validateToolCall } from "../mcp/mod.ts";
 import { createNotifier, liccInboxDir, type PushTarget } from "../notify/mod.ts";
+import { createOutboundRuntime } from "../outbound/mod.ts";
 import { createPermissionRelay } from "../permission/mod.ts";
 import { createQuotaMeter, QUOTA_SAVING_CARD_GAP_MS } from "../quota/mod.ts";
 import type { Store, WorkdirLock } from "../store/mod.ts";

@@ -6,7 +6,9 @@
  * @module
  */
 
-import { denoMediaFs, DuplicateGuard, type MediaFs, Planner } from "../outbound/mod.ts";
+import { denoMediaFs, type MediaFs } from "./media_fs.ts";
+import { DuplicateGuard } from "./duplicate_guard.ts";
+import { Planner } from "./planner.ts";
 
 /** What `send`, `reply` and `edit` share across calls. */
 export interface OutboundRuntime {
@@ -30,7 +32,7 @@ export interface OutboundRuntimeOptions {
  *
  * @example
  * ```ts
- * import { createOutboundRuntime } from "./outbound_runtime.ts";
+ * import { createOutboundRuntime } from "./runtime.ts";
  * const rt = createOutboundRuntime();
  * rt.close();
  * ```

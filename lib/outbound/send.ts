@@ -1,0 +1,236 @@
+/**
+ * The send pipeline, the one entry `send` and `reply` use: validation and
+ * materialisation before any I/O (content rules, media roots, the server's
+ * own files, sizes, byte limits, the idempotency key, the duplicate guard),
+ * then the upload of a path source (once), one attempt per chunk through the
+ * sender's outbox, and the sent record and result of what was delivered.
+ * The caller records the message and handles presence; nothing here writes
+ * to the store.
+ * @module
+ */
+
+import type { FeishuMessage, ReceiveIdType } from "../feishu/mod.ts";
+import type { SentMessageRecord } from "../store/mod.ts";
+import { type BridgeError, type Failure, formatCompoundId } from "../core/mod.ts";
+import { checkOutboundTextCap } from "./caps.ts";
+import { normaliseOutbound, type OutboundInput } from "./content.ts";
+import type { DeliveryRoute } from "./deliver.ts";
+import { duplicateBlocked } from "./duplicate_guard.ts";
+import { checkIdempotencyKey, chunkUuids } from "./idempotency.ts";
+import type { Degradation } from "./markdown/mod.ts";
+import type { Outbox } from "./outbox.ts";
+import { wrapProgressCard } from "./progress.ts";
+import { partialDeliveryFailure, sendSuccess, sentRecord } from "./results.ts";
+import type { OutboundRuntime } from "./runtime.ts";
+import type { JsonObject, NormalisedContent } from "./types.ts";
+import { checkMediaSize, type UploadApi, uploadMedia } from "./upload.ts";
+
+/** What the pipeline needs besides the message: shared parts, limits and file rules. */
+export interface SendContext {
+  runtime: OutboundRuntime;
+  /** Cap of one message's text, markdown or caption, in code points. */
+  maxTextCodePoints: number;
+  mediaRoots: readonly string[];
+  /** The server's own files, never content. */
+  ownFiles: { stateDir: string; configPath: string | null };
+  newId(): string;
+  now(): number;
+}
+
+/** Whose message it is: the account's alias, api (uploads) and outbox. */
+export interface Sender {
+  alias: string;
+  api: UploadApi;
+  outbox: Pick<Outbox, "deliver">;
+}
+
+/** Where the message goes: a new message, or a reply to a stored or known message. */
+export type SendTarget =
+  | { kind: "create"; receiveId: string; receiveIdType: ReceiveIdType }
+  | {
+    kind: "reply";
+    chatId: string;
+    messageId: string;
+    replyInThread: boolean;
+    /** The target's topic, when the store knows it. */
+    storedThread: string | null;
+  };
+
+/** One message to send. */
+export interface SendRequest {
+  sender: Sender;
+  target: SendTarget;
+  input: OutboundInput;
+  /** A progress card (`send` only). */
+  placeholder?: boolean;
+  idempotencyKey?: unknown;
+  /** Checks of the caller's own that need no Feishu call: after the content's, before any I/O. */
+  check?(): void;
+}
+
+/** What came of it. */
+export type SendOutcome =
+  | {
+    kind: "sent";
+    /** The chat the message landed in. */
+    chatId: string;
+    record: SentMessageRecord;
+    /** The success, or the partial-delivery failure. */
+    result: JsonObject | Failure;
+    complete: boolean;
+    degradations: Degradation[];
+  }
+  /** Nothing was delivered; the first chunk's classified error. */
+  | { kind: "failed"; chatId: string; error: BridgeError }
+  /** The duplicate guard refused it before any I/O. */
+  | { kind: "blocked"; result: Failure };
+
+/** Stands in for an upload's key so a media message can be measured before the upload. */
+const PROVISIONAL_KEY = "img_v3_provisional_" + "0".repeat(45);
+
+/**
+ * The content as the planner needs it: without the bytes of a path source,
+ * which materialisation never reads (and a worker need not be sent).
+ */
+function forPlanning(content: NormalisedContent): NormalisedContent {
+  const upload = content.media?.upload;
+  if (upload === undefined) return content;
+  return {
+    ...content,
+    media: { ...content.media!, upload: { ...upload, bytes: new Uint8Array() } },
+  };
+}
+
+function routeOf(target: SendTarget): DeliveryRoute {
+  return target.kind === "create"
+    ? { kind: "create", receiveId: target.receiveId, receiveIdType: target.receiveIdType }
+    : {
+      kind: "reply",
+      targetId: target.messageId,
+      chatId: target.chatId,
+      replyInThread: target.replyInThread,
+    };
+}
+
+/**
+ * Sends one logical message. Throws `INVALID_ARGUMENT` (and nothing reaches
+ * Feishu or disk) when validation fails; every outcome after the first
+ * request is returned.
+ */
+export async function sendMessage(ctx: SendContext, req: SendRequest): Promise<SendOutcome> {
+  const rt = ctx.runtime;
+  const { sender, target } = req;
+  const key = checkIdempotencyKey(req.idempotencyKey);
+  checkOutboundTextCap(req.input, ctx.maxTextCodePoints);
+  let content = await normaliseOutbound(req.input, {
+    mediaRoots: ctx.mediaRoots,
+    fs: rt.mediaFs,
+    ownFiles: ctx.ownFiles,
+  });
+  checkMediaSize(content);
+  if (req.placeholder) content = wrapProgressCard(content, { mode: "send" });
+  const planned = forPlanning(content);
+  const upload = content.media?.upload;
+  const measured = await rt.planner.materialise(
+    planned,
+    upload ? { mediaKey: PROVISIONAL_KEY } : {},
+  );
+  req.check?.();
+  const identity = target.kind === "create"
+    ? { account: sender.alias, receiveId: target.receiveId, content: content.recordContent }
+    : null;
+  if (identity && rt.guard.blocked(identity)) {
+    return { kind: "blocked", result: duplicateBlocked() };
+  }
+
+  const knownChat = target.kind === "reply"
+    ? target.chatId
+    : target.receiveIdType === "chat_id"
+    ? target.receiveId
+    : "";
+  let bodies = measured.bodies;
+  let outcome;
+  try {
+    if (upload !== undefined) {
+      const mediaKey = await uploadMedia(sender.api, upload);
+      bodies = (await rt.planner.materialise(planned, { mediaKey })).bodies;
+    }
+    const uuids = chunkUuids(
+      { account: sender.alias, idempotencyKey: key, count: bodies.length },
+      { newId: ctx.newId },
+    );
+    outcome = await sender.outbox.deliver({ route: routeOf(target), bodies, uuids });
+  } catch (err) {
+    return { kind: "failed", chatId: knownChat, error: err as BridgeError };
+  }
+  const last = outcome.delivered.at(-1);
+  if (last === undefined) return { kind: "failed", chatId: knownChat, error: outcome.failure! };
+  if (identity) rt.guard.record(identity);
+  return {
+    kind: "sent",
+    degradations: measured.degradations,
+    ...delivered(ctx, req, content, outcome.delivered, {
+      chunkCount: outcome.chunkCount,
+      failure: outcome.failure,
+      fallbackChat: knownChat,
+    }),
+  };
+}
+
+/** The record and result of what was delivered (at least one chunk). */
+function delivered(
+  ctx: SendContext,
+  req: SendRequest,
+  content: NormalisedContent,
+  messages: readonly FeishuMessage[],
+  more: { chunkCount: number; failure?: BridgeError; fallbackChat: string },
+): { chatId: string; record: SentMessageRecord; result: JsonObject | Failure; complete: boolean } {
+  const { sender, target } = req;
+  const last = messages.at(-1)!;
+  const chatId = last.chatId || more.fallbackChat ||
+    (target.kind === "create" ? target.receiveId : target.chatId);
+  const reply = target.kind === "reply"
+    ? {
+      replyTo: formatCompoundId(sender.alias, target.chatId, target.messageId),
+      replyInThread: target.replyInThread,
+    }
+    : undefined;
+  const threadId = target.kind === "reply"
+    ? last.threadId ?? (target.replyInThread ? target.storedThread : null)
+    : last.threadId;
+  const record = sentRecord({
+    alias: sender.alias,
+    chatId,
+    to: target.kind === "create"
+      ? { receive_id: target.receiveId, receive_id_type: target.receiveIdType }
+      : { receive_id: chatId, receive_id_type: "chat_id" },
+    providerIds: messages.map((m) => m.messageId),
+    content,
+    // Feishu's create time of the first chunk, else the clock.
+    at: messages[0]?.createTime ?? ctx.now(),
+    placeholder: req.placeholder,
+    provider: { root_id: last.rootId, parent_id: last.parentId, thread_id: threadId },
+    reply,
+    partial: more.failure ? { chunkCount: more.chunkCount, error: more.failure } : undefined,
+  });
+  const ids = record.message_ids;
+  const contentType = content.type;
+  const replyInThread = reply?.replyInThread;
+  const result = more.failure
+    ? partialDeliveryFailure({
+      error: more.failure,
+      deliveredIds: ids,
+      chunkCount: more.chunkCount,
+      contentType,
+      threadId,
+      replyInThread,
+    })
+    : sendSuccess({
+      messageIds: ids,
+      contentType,
+      threadId,
+      replyInThread,
+      placeholder: req.placeholder,
+    });
+  return { chatId, record, result, complete: more.failure === undefined };
+}
