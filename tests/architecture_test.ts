@@ -3,10 +3,12 @@
  * product entry point and on the source of every module:
  * - only `lib/feishu/` imports the node-sdk, only `lib/mcp/` the MCP SDK, so
  *   the rest of the product sees only our own narrow interfaces;
- * - `lib/emulator/` imports nothing from the rest of the product, so it
- *   cannot share the product's bugs;
+ * - `lib/emulator/` (every module in it: the emulator, its web page and its
+ *   build, its tests and their helpers) imports nothing from the rest of the
+ *   project, so it cannot share the product's bugs;
  * - the capability folders (`lib/<name>/`, `cards/`, `commands/`, `main.ts`)
- *   import each other without cycles;
+ *   import each other without cycles, and no file imports itself back through
+ *   other files (code or type imports);
  * - every `mod.ts` under `lib/` lists its exports by name, and each of them is
  *   used by some file outside that `mod.ts`'s folder;
  * - no product module is longer than 400 lines.
@@ -80,11 +82,27 @@ Deno.test("only lib/feishu/ imports the node-sdk and only lib/mcp/ imports the M
 });
 
 Deno.test("lib/emulator/ imports nothing from the rest of the product", async () => {
-  for (const [from, to] of edges(await graph("lib/emulator/mod.ts"))) {
-    if (!from.startsWith("lib/emulator/")) continue;
-    if (to.startsWith("npm:") || to.startsWith("node:") || to.startsWith("data:")) continue;
-    assert.ok(to.startsWith("lib/emulator/"), `${from} imports ${to}`);
+  // Every module under lib/emulator/, not only what mod.ts reaches: the web
+  // page's client and its build, the test harnesses, the tests themselves.
+  const all = (await sourceFiles()).filter((f) => f.startsWith("lib/emulator/"));
+  assert.ok(all.length > 80, "found suspiciously few emulator modules");
+  const prefix = `file://${REPO}/`;
+  const seen = new Set<string>();
+  const problems: string[] = [];
+  for (const entry of ["lib/emulator/mod.ts", ...all]) {
+    if (seen.has(entry)) continue;
+    const mods = await graph(entry);
+    for (const m of mods) {
+      if (m.specifier.startsWith(prefix)) seen.add(m.specifier.slice(prefix.length));
+    }
+    for (const [from, to] of edges(mods)) {
+      if (!from.startsWith("lib/emulator/")) continue;
+      if (to.startsWith("npm:") || to.startsWith("node:") || to.startsWith("data:")) continue;
+      if (!to.startsWith("lib/emulator/")) problems.push(`${from} imports ${to}`);
+    }
   }
+  assert.deepEqual(all.filter((f) => !seen.has(f)), [], "emulator modules left unchecked");
+  if (problems.length) assert.fail(`\n${[...new Set(problems)].sort().join("\n")}`);
 });
 
 Deno.test("the product graph really contains both SDKs (the boundary test is not vacuous)", async () => {
@@ -139,27 +157,47 @@ function folderOf(path: string): string | null {
   return parts[0]!;
 }
 
+interface RepoGraph {
+  /** Repo-relative paths of the repository's modules in the graph. */
+  modules: Set<string>;
+  /** File edges, code and type imports; `to` is repo-relative or a full specifier. */
+  edges: [string, string][];
+}
+
+let repoGraphOnce: Promise<RepoGraph> | undefined;
+
+/**
+ * The real module graph of the entry points, `lib/emulator/mod.ts` and every
+ * product module they do not reach (computed once per run).
+ */
+function repoGraph(): Promise<RepoGraph> {
+  repoGraphOnce ??= (async () => {
+    const modules = new Set<string>();
+    const fileEdges: [string, string][] = [];
+    const visit = async (entry: string) => {
+      const mods = await graph(entry);
+      for (const m of mods) {
+        if (m.specifier.startsWith(`file://${REPO}/`)) {
+          modules.add(m.specifier.slice(`file://${REPO}/`.length));
+        }
+      }
+      fileEdges.push(...edges(mods));
+    };
+    for (const entry of [...ENTRIES, "lib/emulator/mod.ts"]) await visit(entry);
+    // Workers are started from a URL the graph does not follow: take every
+    // product module the entry points did not reach as an entry of its own.
+    for (const path of (await sourceFiles()).filter(isProductFile)) {
+      if (!modules.has(path)) await visit(path);
+    }
+    return { modules, edges: fileEdges };
+  })();
+  return repoGraphOnce;
+}
+
 /** Folder edges of the real module graph, each with one file edge that causes it. */
 async function folderGraph(): Promise<Map<string, Map<string, string>>> {
-  const seen = new Set<string>();
-  const fileEdges: [string, string][] = [];
-  const visit = async (entry: string) => {
-    const mods = await graph(entry);
-    for (const m of mods) {
-      if (m.specifier.startsWith(`file://${REPO}/`)) {
-        seen.add(m.specifier.slice(`file://${REPO}/`.length));
-      }
-    }
-    fileEdges.push(...edges(mods));
-  };
-  for (const entry of ENTRIES) await visit(entry);
-  // Workers are started from a URL the graph does not follow: take every
-  // product module the entry points did not reach as an entry of its own.
-  for (const path of (await sourceFiles()).filter(isProductFile)) {
-    if (!seen.has(path)) await visit(path);
-  }
   const folders = new Map<string, Map<string, string>>();
-  for (const [from, to] of fileEdges) {
+  for (const [from, to] of (await repoGraph()).edges) {
     const a = folderOf(from), b = folderOf(to);
     if (!a || !b || a === b) continue;
     const out = folders.get(a) ?? new Map<string, string>();
@@ -217,6 +255,86 @@ Deno.test("the product's folders import each other without cycles", async () => 
     return `import cycle between folders: ${cycle.join(" -> ")}\n${why.join("\n")}\n` +
       `  break it: move what one of these importers needs into its own folder (or into a ` +
       `folder both sides already import), then drop that import`;
+  });
+  if (problems.length) assert.fail(`\n${problems.join("\n")}`);
+});
+
+// ---------------------------------------------------------------------------
+// No import cycle between files
+
+/** The groups of files that import each other in a ring (Tarjan's strongly connected components). */
+function fileCycleGroups(g: Map<string, Set<string>>): string[][] {
+  const index = new Map<string, number>();
+  const low = new Map<string, number>();
+  const stack: string[] = [];
+  const onStack = new Set<string>();
+  const groups: string[][] = [];
+  const connect = (v: string) => {
+    index.set(v, index.size);
+    low.set(v, index.get(v)!);
+    stack.push(v);
+    onStack.add(v);
+    for (const w of g.get(v) ?? []) {
+      if (!index.has(w)) {
+        connect(w);
+        low.set(v, Math.min(low.get(v)!, low.get(w)!));
+      } else if (onStack.has(w)) low.set(v, Math.min(low.get(v)!, index.get(w)!));
+    }
+    if (low.get(v) !== index.get(v)) return;
+    const group: string[] = [];
+    let w: string;
+    do {
+      w = stack.pop()!;
+      onStack.delete(w);
+      group.push(w);
+    } while (w !== v);
+    if (group.length > 1 || g.get(v)?.has(v)) groups.push(group.sort());
+  };
+  for (const v of [...g.keys()].sort()) if (!index.has(v)) connect(v);
+  return groups.sort((a, b) => a[0]!.localeCompare(b[0]!));
+}
+
+/** A shortest ring from `start` back to it through the files of `group`. */
+function shortestRing(g: Map<string, Set<string>>, group: Set<string>, start: string): string[] {
+  const prev = new Map<string, string>();
+  const queue = [start];
+  while (queue.length) {
+    const n = queue.shift()!;
+    for (const next of [...(g.get(n) ?? [])].filter((x) => group.has(x)).sort()) {
+      if (next === start) {
+        const ring = [start];
+        for (let at = n; at !== start; at = prev.get(at)!) ring.splice(1, 0, at);
+        return [...ring, start];
+      }
+      if (!prev.has(next)) {
+        prev.set(next, n);
+        queue.push(next);
+      }
+    }
+  }
+  return [start];
+}
+
+Deno.test("no module imports itself back through other files (code or type imports)", async () => {
+  const { modules, edges: all } = await repoGraph();
+  const g = new Map<string, Set<string>>();
+  for (const [from, to] of all) {
+    if (!modules.has(to)) continue;
+    const out = g.get(from) ?? new Set<string>();
+    g.set(from, out);
+    out.add(to);
+  }
+  assert.ok(modules.size > 300 && g.size > 200, "the file graph is suspiciously small");
+  const problems = fileCycleGroups(g).map((group) => {
+    const members = new Set(group);
+    const ring = shortestRing(g, members, group[0]!);
+    const inside = group.flatMap((a) =>
+      [...g.get(a)!].filter((b) => members.has(b)).sort().map((b) => `    ${a} -> ${b}`)
+    );
+    return `import cycle among ${group.length} files: ${ring.join(" -> ")}\n` +
+      `  every import inside the group:\n${inside.join("\n")}\n` +
+      `  break it: move what both sides need (often a type) into a module that imports none ` +
+      `of them, and import it from there`;
   });
   if (problems.length) assert.fail(`\n${problems.join("\n")}`);
 });

@@ -6,12 +6,12 @@
 
 import type { Click } from "./clicks.ts";
 import type { EmuClock } from "./clock.ts";
-import type { ClientConfig, EmuErrorRecord, RequestRecord, Settings } from "./core.ts";
+import type { ClientConfig, EmuErrorRecord, Settings } from "./core.ts";
 import type { CardAction } from "./events.ts";
-import type { FaultRule } from "./faults.ts";
 import type { ChangeFeed, WaitOptions } from "./feed.ts";
 import type { ForwardInput } from "./forward.ts";
 import type { Inbound, StoredUserMessageInput, UserMessageInput } from "./inbound.ts";
+import type { FaultRule, FrameType, RequestRecord } from "./types.ts";
 import type { EventEnvelope } from "./views.ts";
 import type {
   CardCallbackMode,
@@ -25,7 +25,6 @@ import type {
   Ack,
   EndpointRefusal,
   EventRecord,
-  FrameType,
   PushOptions,
   SessionStatus,
   UpgradeRefusal,

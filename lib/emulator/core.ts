@@ -8,10 +8,9 @@
 import { type EmuClock, RealEmuClock } from "./clock.ts";
 import { ChangeFeed } from "./feed.ts";
 import { createDefaultWorld } from "./fixtures.ts";
-import type { MultipartPart } from "./http/mod.ts";
 import { IdGen } from "./ids.ts";
 import type { World } from "./world.ts";
-import type { FrameType } from "./ws/mod.ts";
+import type { FrameType, RequestRecord } from "./types.ts";
 
 /** The long-connection client config, in seconds, as the endpoint and pongs send it. */
 export interface ClientConfig {
@@ -121,26 +120,6 @@ export interface Settings {
   serviceId: number;
   readyOn: "ping" | "open";
   cardFrameType: FrameType;
-}
-
-/** One logged HTTP request (control-plane calls are not logged). */
-export interface RequestRecord {
-  seq: number;
-  at: number;
-  method: string;
-  path: string;
-  query: Record<string, string | string[]>;
-  /** Lower-cased header names. */
-  headers: Record<string, string>;
-  /** Parsed JSON body, when the body was JSON. */
-  body?: unknown;
-  /** Multipart parts, when the body was multipart. */
-  parts?: MultipartPart[];
-  /** Response status and Feishu code, filled in when the response is ready. */
-  status?: number;
-  code?: number;
-  /** True when a fault rule answered it. */
-  faulted?: boolean;
 }
 
 /** Something the emulator could not process (a bad frame, a send that failed). */

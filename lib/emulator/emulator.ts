@@ -16,7 +16,6 @@ import {
   createCore,
   type EmuErrorRecord,
   type EmulatorOptions,
-  type RequestRecord,
   type Settings,
 } from "./core.ts";
 import type { CardAction } from "./events.ts";
@@ -33,6 +32,7 @@ import {
   userSends,
 } from "./inbound.ts";
 import { loopbackGuard } from "./same_origin.ts";
+import type { RequestRecord } from "./types.ts";
 import type { App, CardResult, Reaction, StoredMessage, World } from "./world.ts";
 import { type EventRecord, type PushOptions, type SessionStatus, WsHub } from "./ws/mod.ts";
 

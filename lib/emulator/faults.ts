@@ -5,35 +5,9 @@
  * @module
  */
 
-import type { Core, RequestRecord } from "./core.ts";
+import type { Core } from "./core.ts";
 import { ApiError, matchPath } from "./http/mod.ts";
-
-/** A canned answer. Without `status` and `code` it only delays (`delayMs`) and passes through. */
-export interface FaultResponse {
-  /** HTTP status (default 400 when `code` is set). */
-  status?: number;
-  /** Feishu code for the error envelope. */
-  code?: number;
-  msg?: string;
-  headers?: Record<string, string>;
-  /** Wait this long (emulator clock) before answering. */
-  delayMs?: number;
-}
-
-/** A fault rule. `path` is an exact path, a `:param` pattern or a RegExp. */
-export interface FaultRule {
-  method?: string;
-  path: string | RegExp;
-  /** How many requests it answers (default: every one until cleared). */
-  times?: number;
-  /**
-   * A further test of the request (its body, query, the chat it concerns),
-   * for faults that hit one conversation only; in-process use.
-   */
-  when?: (request: RequestRecord) => boolean;
-  /** The answer; "hang" never answers (until close), "reset" breaks the connection. */
-  respond: FaultResponse | "hang" | "reset";
-}
+import type { FaultGate, FaultRule, RequestRecord } from "./types.ts";
 
 /**
  * Tells whether a rule applies to a request.
@@ -73,7 +47,7 @@ class Window {
 }
 
 /** The fault state of one emulator. */
-export class Faults {
+export class Faults implements FaultGate {
   /** Pending rules, first match wins. */
   readonly rules: FaultRule[] = [];
   readonly #core: Core;

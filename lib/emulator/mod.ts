@@ -28,7 +28,8 @@
 export { startEmulator } from "./emulator.ts";
 export type { Emulator } from "./emulator.ts";
 export { ManualEmuClock } from "./clock.ts";
-export { type EmulatorOptions, type RequestRecord } from "./core.ts";
+export type { EmulatorOptions } from "./core.ts";
+export type { RequestRecord } from "./types.ts";
 export { DEFAULT_IDS, makeChat, makeUser, TENANT_KEY } from "./fixtures.ts";
 export type { StoredMessage } from "./world.ts";
 export { decodeFrame, encodeFrame, type Frame } from "./ws/mod.ts";

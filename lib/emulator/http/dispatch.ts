@@ -5,9 +5,9 @@
  * @module
  */
 
-import type { Core, RequestRecord } from "../core.ts";
-import type { Faults } from "../faults.ts";
+import type { Core } from "../core.ts";
 import { ID_PREFIX } from "../ids.ts";
+import type { FaultGate, MultipartPart, RequestRecord } from "../types.ts";
 import type { WsHub } from "../ws/mod.ts";
 import { ApiError, errorResponse, json } from "./_envelope.ts";
 import { authenticate, authRoutes } from "./auth.ts";
@@ -17,7 +17,7 @@ import { editRoutes } from "./edit.ts";
 import { historyRoutes } from "./history.ts";
 import { mediaRoutes } from "./media.ts";
 import { messageRoutes } from "./messages.ts";
-import { multipartBoundary, type MultipartPart, parseMultipart } from "./multipart.ts";
+import { multipartBoundary, parseMultipart } from "./multipart.ts";
 import { reactionRoutes } from "./reactions.ts";
 import { findRoute, type Route } from "./router.ts";
 
@@ -36,7 +36,7 @@ export const ROUTES: readonly Route[] = [
 /** What the API handler works on. */
 export interface ApiEnv {
   core: Core;
-  faults: Faults;
+  faults: FaultGate;
   hub: WsHub;
 }
 

@@ -9,10 +9,11 @@
 
 import type { Core } from "../core.ts";
 import { storeUpload } from "../ops.ts";
+import type { MultipartPart } from "../types.ts";
 import type { StoredMessage, Upload } from "../world.ts";
 import { ApiError, ok } from "./_envelope.ts";
 import { requireBotIn } from "./messages.ts";
-import { type MultipartPart, partText } from "./multipart.ts";
+import { partText } from "./multipart.ts";
 import type { Route } from "./router.ts";
 
 const FILE_TYPES = new Set(["opus", "mp4", "pdf", "doc", "xls", "ppt", "stream"]);

@@ -10,5 +10,4 @@ export { ApiError } from "./_envelope.ts";
 export { revokeTokens } from "./auth.ts";
 export { handleApi } from "./dispatch.ts";
 export { download, sniffContentType } from "./media.ts";
-export { type MultipartPart } from "./multipart.ts";
 export { matchPath } from "./router.ts";

@@ -6,17 +6,7 @@
  * @module
  */
 
-/** One part of a multipart body. */
-export interface MultipartPart {
-  /** The form field name. */
-  name: string;
-  /** The `filename` parameter, when the sender gave one. */
-  filename?: string;
-  /** The part's `Content-Type`, when given. */
-  contentType?: string;
-  /** The exact bytes of the part body. */
-  data: Uint8Array;
-}
+import type { MultipartPart } from "../types.ts";
 
 const utf8 = new TextDecoder();
 

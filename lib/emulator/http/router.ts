@@ -6,15 +6,14 @@
  */
 
 import type { Core } from "../core.ts";
-import type { Faults } from "../faults.ts";
-import type { WsHub } from "../ws/mod.ts";
+import type { FaultGate, MultipartPart } from "../types.ts";
 import type { App } from "../world.ts";
-import type { MultipartPart } from "./multipart.ts";
+import type { WsHub } from "../ws/mod.ts";
 
 /** What a route handler receives. */
 export interface RouteCtx {
   core: Core;
-  faults: Faults;
+  faults: FaultGate;
   hub: WsHub;
   req: Request;
   url: URL;

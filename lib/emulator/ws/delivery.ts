@@ -11,6 +11,7 @@
 
 import type { Core } from "../core.ts";
 import { ID_PREFIX } from "../ids.ts";
+import type { FrameType } from "../types.ts";
 import type { EventEnvelope } from "../views.ts";
 import { type Frame, headerValue } from "./pbbp2.ts";
 import { type Ack, decodeAckPayload, type Session } from "./session.ts";
@@ -47,9 +48,6 @@ export interface PushOptions {
   /** Called once when a callback times out. */
   onTimeout?: () => void;
 }
-
-/** The `type` header of a data frame. */
-export type FrameType = "event" | "card";
 
 /** One sending of an event. */
 export interface DeliveryAttempt {

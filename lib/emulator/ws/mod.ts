@@ -7,5 +7,5 @@
 
 export { decodeFrame, encodeFrame, type Frame } from "./pbbp2.ts";
 export type { Ack } from "./session.ts";
-export type { EventRecord, FrameType, PushOptions } from "./delivery.ts";
+export type { EventRecord, PushOptions } from "./delivery.ts";
 export { type EndpointRefusal, type SessionStatus, type UpgradeRefusal, WsHub } from "./hub.ts";
