@@ -513,6 +513,65 @@ Deno.test("every mod.ts lists its exports by name, and each is used outside its 
 });
 
 // ---------------------------------------------------------------------------
+// Actions send through one entry
+
+/** Outbound modules that deliver: the actions reach them only through `send.ts`. */
+const DELIVERY_MODULES = [
+  "deliver.ts",
+  "duplicate_guard.ts",
+  "idempotency.ts",
+  "materialise.ts",
+  "outbox.ts",
+  "progress.ts",
+  "results.ts",
+  "send_card.ts",
+  "upload.ts",
+  "wire.ts",
+].map((f) => `lib/outbound/${f}`);
+
+/** Each name `mod` re-exports, with the module it comes from. */
+function reexportSources(mod: string, src: string): Map<string, string> {
+  const out = new Map<string, string>();
+  const statement = /\bexport\s+(?:type\s+)?\{([^}]*)\}\s*from\s*["']([^"']+)["']/g;
+  for (const m of stripComments(src).matchAll(statement)) {
+    const from = normalize(join(dirname(mod), m[2]!));
+    for (const [, alias] of specifiers(m[1]!)) out.set(alias, from);
+  }
+  return out;
+}
+
+Deno.test("lib/actions/ reaches sending only through the outbound folder's send entry", async () => {
+  const mod = "lib/outbound/mod.ts";
+  const sources = reexportSources(mod, await Deno.readTextFile(join(REPO, mod)));
+  assert.equal(sources.get("sendMessage"), "lib/outbound/send.ts", "the send entry moved");
+  const problems: string[] = [];
+  const actions = (await sourceFiles()).filter((f) =>
+    f.startsWith("lib/actions/") && isProductFile(f)
+  );
+  let sends = 0;
+  for (const file of actions) {
+    for (const u of uses(file, await Deno.readTextFile(join(REPO, file)))) {
+      if (!u.target.startsWith("lib/outbound/")) continue;
+      if (u.target !== mod) {
+        problems.push(`${file}: \`${u.statement}\` reaches into lib/outbound/; import its mod.ts`);
+        continue;
+      }
+      for (const name of u.names ?? []) {
+        if (name === "sendMessage") sends++;
+        const from = sources.get(name);
+        if (from && DELIVERY_MODULES.includes(from)) {
+          problems.push(
+            `${file}: \`${name}\` comes from ${from}, a step of delivery; send through sendMessage`,
+          );
+        }
+      }
+    }
+  }
+  assert.ok(sends >= 2, "send and reply no longer use the send entry");
+  if (problems.length) assert.fail(`\n${problems.join("\n")}`);
+});
+
+// ---------------------------------------------------------------------------
 // Module size
 
 const MAX_LINES = 400;

@@ -14,6 +14,7 @@ import { asBridgeError, BridgeError, parseCompoundId } from "../core/mod.ts";
 import type { DeleteInput, EditInput } from "../mcp/family/mod.ts";
 import {
   applyLifecycle,
+  checkOutboundTextCap,
   type EditResult,
   type LifecycleInput,
   lifecycleResponse,
@@ -26,7 +27,6 @@ import type { StoredRecord } from "../store/mod.ts";
 import { withWarnings } from "./_outgoing.ts";
 import { parseMessageRef, requireMessageRecord } from "./_targets.ts";
 import { type ActionContext, resolveAccount } from "./context.ts";
-import { checkOutboundTextCap } from "../outbound/caps.ts";
 
 /** The message an edit or delete acts on. */
 interface Target {

@@ -9,9 +9,4 @@
 
 export type { CardCallback } from "./project.ts";
 export { permissionValue, type PermissionVote, REQUEST_ID } from "./reserved.ts";
-export {
-  type CallbackCounters,
-  type CardCallbacks,
-  type ControlHandler,
-  createCardCallbacks,
-} from "./callbacks.ts";
+export { type CallbackCounters, type ControlHandler, createCardCallbacks } from "./callbacks.ts";

@@ -8,7 +8,6 @@
  * @module
  */
 
-export { type Route, routeOf } from "./columns.ts";
 export {
   type ConversationLog,
   createConversationLog,

@@ -19,14 +19,10 @@
  * @module
  */
 
-export type { NormalisedContent, WireBody } from "./types.ts";
-export { normaliseOutbound, type OutboundInput } from "./content.ts";
-export { denoMediaFs, type MediaFs } from "./media_fs.ts";
-export { wrapProgressCard } from "./progress.ts";
+export { normaliseOutbound } from "./content.ts";
 export { requestBytes, wireBody } from "./wire.ts";
 export { materialise } from "./materialise.ts";
 export { resolveChunkGroup } from "./chunk_group.ts";
-export { partialDeliveryFailure, sendSuccess, sentRecord } from "./results.ts";
 export {
   applyLifecycle,
   type EditResult,
@@ -34,14 +30,12 @@ export {
   lifecycleResponse,
   type MemberOutcome,
 } from "./lifecycle.ts";
-export { checkIdempotencyKey, chunkUuids } from "./idempotency.ts";
+export { chunkUuids } from "./idempotency.ts";
 export { PRIORITY } from "./scheduler.ts";
 export { createOutbox, type Outbox } from "./outbox.ts";
 export { type Degradation, splitMarkdown, splitText } from "./markdown/mod.ts";
-export { duplicateBlocked, DuplicateGuard } from "./duplicate_guard.ts";
-export { Planner } from "./planner.ts";
-export { checkMediaSize, uploadMedia } from "./upload.ts";
-export type { DeliveryOutcome, DeliveryRoute } from "./deliver.ts";
-export { sendCard, type SentCard } from "./send_card.ts";
+export type { DeliveryRoute } from "./deliver.ts";
+export { sendCard } from "./send_card.ts";
 export { type SendContext, sendMessage } from "./send.ts";
 export { createOutboundRuntime, type OutboundRuntime } from "./runtime.ts";
+export { checkOutboundTextCap } from "./caps.ts";

@@ -8,5 +8,5 @@
  * @module
  */
 
-export { createQuotaMeter, type QuotaMeter } from "./meter.ts";
+export { createQuotaMeter } from "./meter.ts";
 export { monthKey, QUOTA_SAVING_CARD_GAP_MS, type QuotaView, quotaView } from "./view.ts";

@@ -5,5 +5,5 @@
  * @module
  */
 
-export { createTaskCards, type TaskCards, type TaskCardStatus } from "./manager.ts";
+export { createTaskCards, type TaskCardStatus } from "./manager.ts";
 export { DEFAULT_GAP_MS as TASK_CARD_GAP_MS } from "./pace.ts";
