@@ -20,6 +20,35 @@ export interface IntakePayload {
   source: "ws" | "backfill";
 }
 
+/**
+ * The payload as the journal stores it. The envelope is JSON parsed from a
+ * Feishu frame, but its type leaves its members `unknown`, which `JsonValue`
+ * cannot take without walking the whole value; the journal serialises it as
+ * it is.
+ */
+function toJournal(payload: IntakePayload): JsonValue {
+  return payload as unknown as JsonValue;
+}
+
+/**
+ * A journaled payload read back: the shape {@link toJournal} wrote, checked,
+ * or null for anything else (an entry written by another version).
+ *
+ * @example
+ * ```ts
+ * import { fromJournal } from "./intake.ts";
+ * if (fromJournal({ envelope: {}, received_at: 1, source: "ws" })?.source !== "ws") throw new Error();
+ * if (fromJournal([1]) !== null || fromJournal({ envelope: null }) !== null) throw new Error();
+ * ```
+ */
+export function fromJournal(value: JsonValue): IntakePayload | null {
+  if (value === null || typeof value !== "object" || Array.isArray(value)) return null;
+  const { envelope, received_at, source } = value;
+  if (envelope === null || typeof envelope !== "object" || Array.isArray(envelope)) return null;
+  if (typeof received_at !== "number" || (source !== "ws" && source !== "backfill")) return null;
+  return { envelope, received_at, source };
+}
+
 /** Event types that go to the reserved `events` conversation. */
 export const PASSIVE_EVENT_TYPES: ReadonlySet<string> = new Set(Object.keys(EVENT_TYPES));
 
@@ -117,7 +146,7 @@ export function createIntake(options: IntakeOptions): Intake {
       account: options.alias,
       chatKey: keys.chatKey,
       dedupeKeys: keys.dedupeKeys,
-      payload: payload as unknown as JsonValue,
+      payload: toJournal(payload),
     });
     if (result === "queued") counters.queued++;
     else counters.duplicates++;

@@ -28,7 +28,12 @@ import {
   ParentCache,
   type RelatedContext,
 } from "./related/mod.ts";
-import { CARD_EVENT_TYPES, type IntakePayload, PASSIVE_EVENT_TYPES } from "./intake.ts";
+import {
+  CARD_EVENT_TYPES,
+  fromJournal,
+  type IntakePayload,
+  PASSIVE_EVENT_TYPES,
+} from "./intake.ts";
 import {
   type NormalisedMessage,
   normaliseMessage,
@@ -169,7 +174,11 @@ export function createPipeline(deps: PipelineDeps): Pipeline {
       deps.log.warn("journal entry for an unknown account dropped", { account: job.account });
       return;
     }
-    const payload = job.payload as unknown as IntakePayload;
+    const payload = fromJournal(job.payload);
+    if (!payload) {
+      deps.log.warn("journal entry of an unknown shape dropped", { account: job.account });
+      return;
+    }
     const envelope = payload.envelope;
     const type = String(envelope.header?.event_type ?? "");
     if (type === "im.message.receive_v1") return await onMessage(account, payload, job.signal);
