@@ -1,13 +1,13 @@
 // deno-lint-ignore-file no-console -- a benchmark reports on stdout
 /**
- * Benchmark of the Task Card journal tailer (`lib/taskcard/journal.ts`): what
+ * Benchmark of the Task Card events log tailer (`lib/taskcard/events_log.ts`): what
  * following the agent's `logs/events.jsonl` costs per appended row when the
- * journal is 100 MB, against the same work on a 10 KB journal in the same run.
+ * events log is 100 MB, against the same work on a 10 KB events log in the same run.
  * A tailer that re-read or re-projected the file would cost ~10 000× more on
  * the big one; ours reads only the appended bytes, so the ratio should stay
  * near 1. Also the start (rehydrate) time, a bounded tail read: on the 100 MB
- * journal against a 1 MiB journal of the same rows (same tail, so ≈ 1×), with
- * the 10 KB journal's time alongside.
+ * events log against a 1 MiB events log of the same rows (same tail, so ≈ 1×), with
+ * the 10 KB events log's time alongside.
  *
  * Both files hold realistic rows (tool calls with private arguments, results
  * with large bodies, replies). The same K rows are appended to both in batches
@@ -23,7 +23,7 @@
 import { isDeepStrictEqual } from "node:util";
 import { join } from "node:path";
 import { type BenchResult, formatResults, median } from "./_types.ts";
-import { createJournalTailer, type JournalTailer } from "../lib/taskcard/journal.ts";
+import { createEventsLogTailer, type EventsLogTailer } from "../lib/taskcard/events_log.ts";
 
 const BIG_BYTES = 100 * 1024 * 1024;
 const SMALL_BYTES = 10 * 1024;
@@ -70,8 +70,8 @@ function roundRows(n: number, bodyBytes: number): string {
   return rows.map((r) => JSON.stringify(r) + "\n").join("");
 }
 
-/** Writes a journal of at least `bytes`, repeating a ~1 MiB block of rounds. */
-async function buildJournal(path: string, bytes: number, bodyBytes: number): Promise<void> {
+/** Writes an events log of at least `bytes`, repeating a ~1 MiB block of rounds. */
+async function buildEventsLog(path: string, bytes: number, bodyBytes: number): Promise<void> {
   let block = "";
   for (let n = 0; block.length < Math.min(bytes, 1 << 20); n++) block += roundRows(n, bodyBytes);
   const data = new TextEncoder().encode(block);
@@ -100,12 +100,12 @@ function appendBatches(count: number, first: number): Uint8Array[] {
   return batches;
 }
 
-/** Median start time per journal, the journals taking turns (after one untimed start each). */
+/** Median start time per events log, the events logs taking turns (after one untimed start each). */
 async function rehydrateMs(paths: string[]): Promise<number[]> {
   const times = paths.map(() => [] as number[]);
   for (let i = -1; i < REHYDRATE_RUNS; i++) {
     for (const [k, path] of paths.entries()) {
-      const tailer = createJournalTailer({ path });
+      const tailer = createEventsLogTailer({ path });
       const t0 = performance.now();
       await tailer.start();
       if (i >= 0) times[k]!.push(performance.now() - t0);
@@ -116,13 +116,13 @@ async function rehydrateMs(paths: string[]): Promise<number[]> {
 
 interface Subject {
   path: string;
-  tailer: JournalTailer;
+  tailer: EventsLogTailer;
   file: Deno.FsFile;
   pollMs: number;
 }
 
 async function subject(path: string): Promise<Subject> {
-  const tailer = createJournalTailer({ path });
+  const tailer = createEventsLogTailer({ path });
   await tailer.start();
   const file = await Deno.open(path, { append: true });
   return { path, tailer, file, pollMs: 0 };
@@ -137,7 +137,7 @@ async function appendAndPoll(s: Subject, batch: Uint8Array): Promise<void> {
   if (!changed) throw new Error(`a batch appended to ${s.path} did not change the card`);
 }
 
-/** Builds both journals, measures (about 5–15 s), removes them and returns the figures. */
+/** Builds both events logs, measures (about 5–15 s), removes them and returns the figures. */
 export async function run(): Promise<BenchResult[]> {
   const dir = await Deno.makeTempDir({ prefix: "taskcard_bench_" });
   try {
@@ -145,9 +145,9 @@ export async function run(): Promise<BenchResult[]> {
     const smallPath = join(dir, "small.jsonl");
     const sameRowsPath = join(dir, "one_block.jsonl");
     const tBuild = performance.now();
-    await buildJournal(bigPath, BIG_BYTES, 16_000);
-    await buildJournal(sameRowsPath, 1 << 20, 16_000);
-    await buildJournal(smallPath, SMALL_BYTES, 400);
+    await buildEventsLog(bigPath, BIG_BYTES, 16_000);
+    await buildEventsLog(sameRowsPath, 1 << 20, 16_000);
+    await buildEventsLog(smallPath, SMALL_BYTES, 400);
     const buildS = (performance.now() - tBuild) / 1000;
     const bigSize = (await Deno.stat(bigPath)).size;
     const smallSize = (await Deno.stat(smallPath)).size;
@@ -184,7 +184,7 @@ export async function run(): Promise<BenchResult[]> {
     const mb = (b: number) => `${(b / 1e6).toFixed(1)} MB`;
     return [
       {
-        name: "taskcard tailer cost per appended row (100 MB journal)",
+        name: "taskcard tailer cost per appended row (100 MB events log)",
         value: round(perRowBig, 2),
         unit: "µs/row",
         baseline: round(perRowSmall, 2),
@@ -195,18 +195,18 @@ export async function run(): Promise<BenchResult[]> {
             mb(bigSize)
           } ` +
           `vs ${(smallSize / 1024).toFixed(1)} KB (built in ${buildS.toFixed(1)} s); ` +
-          `baseline: the same appends on the small journal`,
+          `baseline: the same appends on the small events log`,
       },
       {
-        name: "taskcard tailer rehydrate (start) on the 100 MB journal",
+        name: "taskcard tailer rehydrate (start) on the 100 MB events log",
         value: round(rehydrateBig, 2),
         unit: "ms",
         baseline: round(rehydrateSameRows, 2),
         ratio: round(rehydrateBig / rehydrateSameRows, 2),
         target: "≈ 1× (a tail read, whatever the file's size)",
         note: `median of ${REHYDRATE_RUNS}; the tail is widened until it holds 10 rounds ` +
-          `(~16 KB results here); baseline: a ${mb(sameRowsSize)} journal of the same rows; ` +
-          `the 10 KB journal (small results) starts in ${rehydrateSmall.toFixed(2)} ms`,
+          `(~16 KB results here); baseline: a ${mb(sameRowsSize)} events log of the same rows; ` +
+          `the 10 KB events log (small results) starts in ${rehydrateSmall.toFixed(2)} ms`,
       },
     ];
   } finally {

@@ -1,7 +1,7 @@
 import { equal, ok } from "node:assert/strict";
 import { join } from "node:path";
 import { CLAIMS_PER_ACCOUNT, createClaimer } from "./claims.ts";
-import { cleanup, put, tempAgent } from "./_test_agent.ts";
+import { cleanup, put, tempAgent } from "./testdata/agent_dir.ts";
 
 const file = (dir: string) => join(dir, "feishu", "control_callbacks.json");
 

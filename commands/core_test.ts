@@ -2,7 +2,7 @@ import { deepEqual, equal, ok } from "node:assert/strict";
 import { join } from "node:path";
 import { createLocalCommands, parseCommand, seedDemoAgent } from "./mod.ts";
 import type { LocalCommandsOptions } from "./mod.ts";
-import { cleanup, parts, put, tempAgent } from "./_test_agent.ts";
+import { cleanup, parts, put, tempAgent } from "./testdata/agent_dir.ts";
 
 const NOW = Date.parse("2025-01-20T10:05:00Z");
 

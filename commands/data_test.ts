@@ -2,7 +2,7 @@ import { equal, ok } from "node:assert/strict";
 import { basename, join } from "node:path";
 import { collectKanbanData } from "./data.ts";
 import { fmt, fmtDuration, fmtTime, joinLimited } from "./format.ts";
-import { cleanup, put, tempAgent } from "./_test_agent.ts";
+import { cleanup, put, tempAgent } from "./testdata/agent_dir.ts";
 
 Deno.test("kanban data: name, manifest model, status state and add-on secrets", async () => {
   const dir = await tempAgent("beta");

@@ -1,7 +1,7 @@
 import { deepEqual, equal, ok } from "node:assert/strict";
 import { join } from "node:path";
 import { readBrief, systemDocuments } from "./docs.ts";
-import { cleanup, put, tempAgent } from "./_test_agent.ts";
+import { cleanup, put, tempAgent } from "./testdata/agent_dir.ts";
 
 Deno.test("the brief falls back from system/brief.md to knowledge/*/brief.md to init.json", async () => {
   const dir = await tempAgent();

@@ -2,7 +2,7 @@ import { equal, ok } from "node:assert/strict";
 import { join } from "node:path";
 import { LOCAL_COMMANDS } from "./names.ts";
 import { createLocalCommands, parseCommand, seedDemoAgent } from "./mod.ts";
-import { cleanup, parts, put, tempAgent } from "./_test_agent.ts";
+import { cleanup, parts, put, tempAgent } from "./testdata/agent_dir.ts";
 
 const TEXTS = [
   ...LOCAL_COMMANDS.map((c) => `/${c}`),

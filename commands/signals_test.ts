@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { readBrief, systemDocuments } from "./docs.ts";
 import { collectKanbanData } from "./data.ts";
 import { sendSignal } from "./signals.ts";
-import { cleanup, put, tempAgent } from "./_test_agent.ts";
+import { cleanup, put, tempAgent } from "./testdata/agent_dir.ts";
 
 const exists = (p: string) => Deno.lstat(p).then(() => true, () => false);
 

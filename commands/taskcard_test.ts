@@ -1,7 +1,7 @@
 import { deepEqual, equal } from "node:assert/strict";
 import { join } from "node:path";
 import { applyTaskcard, fileTaskcardStore, type TaskcardStore } from "./taskcard.ts";
-import { cleanup, put, tempAgent } from "./_test_agent.ts";
+import { cleanup, put, tempAgent } from "./testdata/agent_dir.ts";
 
 const file = (dir: string) => join(dir, "feishu", "taskcard.json");
 

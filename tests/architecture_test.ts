@@ -114,12 +114,14 @@ Deno.test("the product graph really contains both SDKs (the boundary test is not
 // ---------------------------------------------------------------------------
 // Source files of the repository
 
-/** Test code: unit tests, their fixtures and helpers, end-to-end tests, benchmarks. */
+/**
+ * Test code, by the one rule: a unit test is `*_test.ts` beside the code, every
+ * helper or fixture only tests use lives in a `testdata/` folder of its
+ * capability folder, end-to-end tests live in `tests/` and benchmarks in `bench/`.
+ */
 function isTestFile(path: string): boolean {
-  const name = path.slice(path.lastIndexOf("/") + 1);
-  return name.endsWith("_test.ts") || name.endsWith("_fixtures.ts") ||
-    name.startsWith("_test_") || path.startsWith("tests/") || path.startsWith("bench/") ||
-    path.includes("/testdata/");
+  return path.endsWith("_test.ts") || path.split("/").includes("testdata") ||
+    path.startsWith("tests/") || path.startsWith("bench/");
 }
 
 /** Every `.ts` file of the repository (repo-relative), test code included. */
@@ -588,5 +590,109 @@ Deno.test(`no product module is longer than ${MAX_LINES} lines`, async () => {
       );
     }
   }
+  if (problems.length) assert.fail(`\n${problems.join("\n")}`);
+});
+
+// ---------------------------------------------------------------------------
+// Test code: `*_test.ts` beside the code, helpers and fixtures under `testdata/`
+
+/** A file name that says "test code" in a spelling other than the rule's. */
+const OTHER_TEST_SPELLING = /^_test|_(fixtures|testing|harness)\.ts$/;
+
+Deno.test("test code in lib/, cards/ and commands/ is `*_test.ts` or lives under testdata/", async () => {
+  const problems: string[] = [];
+  for (const f of await sourceFiles()) {
+    if (!/^(lib|cards|commands)\//.test(f) || f.split("/").includes("testdata")) continue;
+    if (!OTHER_TEST_SPELLING.test(f.slice(f.lastIndexOf("/") + 1))) continue;
+    problems.push(
+      `${f}: a test is \`*_test.ts\` beside the code, and a helper or fixture of tests lives ` +
+        `in a testdata/ folder: move it to ${dirname(f)}/testdata/ under a name that says ` +
+        `what it is`,
+    );
+  }
+  if (problems.length) assert.fail(`\n${problems.join("\n")}`);
+});
+
+/**
+ * What runs the product: the command line (`main.ts`); the bundle's entry,
+ * which loads every worker module through the dynamic imports of
+ * `lib/bundle/workers.ts` (`deno info` follows them); the scripts of
+ * `deno task bundle`, `compile` and `web:build`; and the emulator page's
+ * script, which `lib/emulator/web/build.ts` bundles for the browser.
+ */
+const PRODUCT_ENTRIES = [
+  "main.ts",
+  "lib/bundle/entry.ts",
+  "lib/bundle/build.ts",
+  "lib/emulator/web/build.ts",
+  "lib/emulator/web/client/main.ts",
+];
+
+interface ProductGraph {
+  /** Repo-relative modules the product entries reach. */
+  reached: Set<string>;
+  /** The graph's edges (repo-relative where the module is ours). */
+  edges: [string, string][];
+}
+
+let productGraphOnce: Promise<ProductGraph> | undefined;
+
+/** The module graph of {@link PRODUCT_ENTRIES}, read once per run. */
+function productGraph(): Promise<ProductGraph> {
+  productGraphOnce ??= (async () => {
+    const prefix = `file://${REPO}/`;
+    const reached = new Set<string>();
+    const all: [string, string][] = [];
+    for (const entry of PRODUCT_ENTRIES) {
+      const mods = await graph(entry);
+      for (const m of mods) {
+        if (m.specifier.startsWith(prefix)) reached.add(m.specifier.slice(prefix.length));
+      }
+      all.push(...edges(mods));
+    }
+    return { reached, edges: all };
+  })();
+  return productGraphOnce;
+}
+
+Deno.test("every product module is reached from the product's entry points", async () => {
+  const { reached } = await productGraph();
+  // Not vacuous: the workers are reached only through workers.ts's dynamic imports.
+  const workers = [
+    ...(await Deno.readTextFile(join(REPO, "lib/bundle/workers.ts")))
+      .matchAll(/import\(\s*"([^"]+)"\s*\)/g),
+  ].map((m) => normalize(join("lib/bundle", m[1]!)));
+  assert.ok(workers.length >= 3, "found suspiciously few worker modules in lib/bundle/workers.ts");
+  for (const w of workers) assert.ok(reached.has(w), `the product graph misses the worker ${w}`);
+  const problems = (await sourceFiles()).filter(isProductFile).filter((f) => !reached.has(f))
+    .map((f) =>
+      `${f}: no product entry point (${PRODUCT_ENTRIES.join(", ")}) reaches it, so only ` +
+      `tests use it: move it into a testdata/ folder if it is a test helper or fixture, ` +
+      `else delete it`
+    );
+  if (problems.length) assert.fail(`\n${problems.join("\n")}`);
+});
+
+Deno.test("no product module imports a test or anything under testdata/", async () => {
+  const found = new Set<string>();
+  const ours = (path: string) => !/^[a-z]+:/.test(path);
+  for (const [from, to] of (await productGraph()).edges) {
+    if (ours(from) && ours(to) && isProductFile(from) && isTestFile(to)) {
+      found.add(`${from} imports ${to}`);
+    }
+  }
+  // Modules no entry reaches, and workers or children started from a URL.
+  const url = /new\s+URL\(\s*["'](\.{1,2}\/[^"']+)["']\s*,\s*import\.meta\.url/g;
+  for (const f of (await sourceFiles()).filter(isProductFile)) {
+    const src = await Deno.readTextFile(join(REPO, f));
+    const targets = uses(f, src).map((u) => u.target);
+    for (const m of stripComments(src).matchAll(url)) {
+      targets.push(normalize(join(dirname(f), m[1]!)));
+    }
+    for (const t of targets) if (isTestFile(t)) found.add(`${f} imports ${t}`);
+  }
+  const problems = [...found].sort().map((p) =>
+    `${p}: product code must not depend on test code; move what it needs into product code`
+  );
   if (problems.length) assert.fail(`\n${problems.join("\n")}`);
 });

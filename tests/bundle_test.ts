@@ -11,7 +11,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { MANUAL } from "../lib/actions/mod.ts";
-import { buildBundle } from "../lib/bundle/mod.ts";
+import { buildBundle } from "../lib/bundle/build.ts";
 import { DEFAULT_IDS as D, startEmulator } from "../lib/emulator/mod.ts";
 import { defaultEra, eraClient, StdioClientTransport } from "./_mcp_client.ts";
 import { REPO } from "./_server.ts";

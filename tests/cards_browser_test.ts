@@ -15,7 +15,7 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { z } from "zod";
 import { DEFAULT_IDS as D, type Emulator, startEmulator } from "../lib/emulator/mod.ts";
-import { Browser, CHROMIUM_PATH, installed } from "../lib/emulator/web/_browser.ts";
+import { Browser, CHROMIUM_PATH, installed } from "../lib/emulator/web/testdata/browser.ts";
 import { bridgeConfig, startBridge, Tally } from "./_inbound.ts";
 import { sandboxArgs, startSandbox } from "./_sandbox.ts";
 import { REPO } from "./_server.ts";

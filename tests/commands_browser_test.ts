@@ -12,7 +12,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { DEFAULT_IDS as D, type Emulator, startEmulator } from "../lib/emulator/mod.ts";
-import { Browser, CHROMIUM_PATH, installed } from "../lib/emulator/web/_browser.ts";
+import { Browser, CHROMIUM_PATH, installed } from "../lib/emulator/web/testdata/browser.ts";
 import { seedDemoAgent } from "../commands/mod.ts";
 import { bridgeConfig, startBridge } from "./_inbound.ts";
 import { REPO } from "./_server.ts";

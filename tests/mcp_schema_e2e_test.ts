@@ -11,7 +11,7 @@ import assert from "node:assert/strict";
 import { MultiServerMCPClient } from "@langchain/mcp-adapters";
 import { FEISHU_ACTIONS } from "../lib/mcp/family/actions.ts";
 import { feishuTool } from "../lib/mcp/family/mod.ts";
-import { portableExamples } from "../lib/mcp/family/_test_examples.ts";
+import { portableExamples } from "../lib/mcp/family/testdata/schema_examples.ts";
 import { startArgs, startServer } from "./_server.ts";
 
 type Rec = Record<string, unknown>;

@@ -105,7 +105,7 @@ Deno.test("deno task sandbox: a DM in the page gets the demo agent's answers thr
       }`,
     );
     assert.match(JSON.stringify(progress[0]!.content), /3\/3/);
-    // The demo agent journals its rounds: the chat keeps one Task Card showing its last one.
+    // The demo agent logs its rounds in its events log: the chat keeps one Task Card showing its last one.
     await waitInChat(url, D.aliceP2p, (ms) => {
       const cards = ms.filter((m) => isTaskCard(m) && !m.deleted);
       const last = /✓ feishu\.reply/.test(JSON.stringify(cards[0]?.content ?? ""));

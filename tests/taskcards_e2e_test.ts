@@ -1,7 +1,7 @@
 /**
  * End to end, resident Task Cards: the real server over stdio against the
- * emulator, with an agent journal (`logs/events.jsonl`) the test appends to.
- * A message that reaches the agent creates its route's card; journal rows
+ * emulator, with an agent events log (`logs/events.jsonl`) the test appends to.
+ * A message that reaches the agent creates its route's card; events log rows
  * edit it in place while it is last; a newer message below it rotates it
  * old-first; a restart edits the bound card in place; topics keep their own
  * card; one chat refusing every card write leaves the other's card alive;
@@ -20,7 +20,7 @@ import { type Bridge, bridgeConfig, startBridge, until } from "./_inbound.ts";
 type Rec = Record<string, unknown>;
 const TITLE = "LingTai Task Card";
 
-/** A workdir with an (empty) agent journal. */
+/** A workdir with an (empty) agent events log. */
 async function agentDir(): Promise<string> {
   const workdir = await Deno.makeTempDir({ prefix: "feishu-mcp-taskcards-" });
   await Deno.mkdir(join(workdir, "logs"));
@@ -28,8 +28,8 @@ async function agentDir(): Promise<string> {
   return workdir;
 }
 
-/** Appends journal rows the way the agent's kernel does (one JSON object per line). */
-async function journal(workdir: string, ...rows: Rec[]): Promise<void> {
+/** Appends events log rows the way the agent's kernel does (one JSON object per line). */
+async function appendEvents(workdir: string, ...rows: Rec[]): Promise<void> {
   const text =
     rows.map((r) => JSON.stringify({ agent_name: "scribe", ts: Date.now() / 1000, ...r }))
       .join("\n") + "\n";
@@ -117,7 +117,7 @@ Deno.test("a DM's card: created below the first message, edited in place, rotate
     );
     assert.ok(card.seq > emu.world.messages.get(first.messageId!)!.seq);
 
-    await journal(workdir, diary("public response"), {
+    await appendEvents(workdir, diary("public response"), {
       type: "tool_call",
       tool_name: "bash",
       tool_call_id: "t1",
@@ -191,7 +191,7 @@ Deno.test("after a restart the bound card is edited in place until a newer messa
   const sendsBefore = emu.requests({ method: "POST", path: "/open-apis/im/v1/messages" }).length;
   bridge = await start(emu, workdir);
   try {
-    await journal(workdir, diary("after the restart", "call-9"));
+    await appendEvents(workdir, diary("after the restart", "call-9"));
     const edited = await cardShowing(emu, D.aliceP2p, (f) => f.includes("after the restart"));
     assert.equal(edited.messageId, card.messageId);
     assert.equal(
@@ -251,7 +251,7 @@ Deno.test("a topic keeps its own card, a reply in the topic; a card deleted by a
 
     // Someone deletes the DM's card; the next change brings a new one.
     emu.recall({ messageId: dmCard.messageId });
-    await journal(workdir, diary("still going"));
+    await appendEvents(workdir, diary("still going"));
     const again = await cardShowing(emu, D.aliceP2p, (f) => f.includes("still going"));
     assert.notEqual(again.messageId, dmCard.messageId);
     const topicNow = await cardShowing(
@@ -287,7 +287,7 @@ Deno.test("a chat refusing every card write never holds up another chat's card",
     await bridge.channel.atLeast(2);
     await cardShowing(emu, D.aliceP2p, (f) => f.startsWith("📋"));
     for (let i = 1; i <= 3; i++) {
-      await journal(workdir, diary(`step ${i}`));
+      await appendEvents(workdir, diary(`step ${i}`));
       await cardShowing(emu, D.aliceP2p, (f) => f.includes(`step ${i}`));
     }
     assert.deepEqual(cards(emu, D.bobP2p), []);
@@ -318,7 +318,7 @@ Deno.test("500 rows in 2 s cost a handful of edits and the card ends on the fina
         { length: 20 },
         (_, i) => diary(`row ${batch * 20 + i + 1}`, `call-${batch}`),
       );
-      await journal(workdir, ...rows);
+      await appendEvents(workdir, ...rows);
       await new Promise((r) => setTimeout(r, 80));
     }
     const spread = Date.now() - started;
@@ -369,7 +369,7 @@ Deno.test("/taskcard off stops card writes, /taskcard 3 shows three rounds, the 
       join(workdir, ".status.json"),
       JSON.stringify({ runtime: { state: "active" } }),
     );
-    await journal(
+    await appendEvents(
       workdir,
       diary("round one", "r1"),
       diary("round two", "r2"),
@@ -395,7 +395,7 @@ Deno.test("/taskcard off stops card writes, /taskcard 3 shows three rounds, the 
     await emu.waitFor(() => emu.messages(D.aliceP2p).find((m) => m.parentId === off.messageId));
     await until(async () => (await taskStatus(bridge)).enabled === false);
     const writes = emu.requests().filter((r) => r.method !== "GET").length;
-    await journal(workdir, diary("hidden round", "r4"));
+    await appendEvents(workdir, diary("hidden round", "r4"));
     await until(async () => (await taskStatus(bridge)).journal.rounds >= 4);
     // One more poll has passed; nothing was written for the hidden round.
     await until(async () => {
@@ -410,7 +410,7 @@ Deno.test("/taskcard off stops card writes, /taskcard 3 shows three rounds, the 
   }
 });
 
-Deno.test("an unreadable binding blocks that route's card writes and says so in status; no journal, no card", async () => {
+Deno.test("an unreadable binding blocks that route's card writes and says so in status; no events log, no card", async () => {
   await using emu = await startEmulator();
   const workdir = await agentDir();
   let bridge = await start(emu, workdir);
@@ -436,7 +436,7 @@ Deno.test("an unreadable binding blocks that route's card writes and says so in 
     });
     assert.equal(status.blocked[0]?.route, `main:${D.aliceP2p}`);
     assert.match(status.blocked[0]?.reason ?? "", /compound id/);
-    await journal(workdir, diary("more"));
+    await appendEvents(workdir, diary("more"));
     await until(async () => (await taskStatus(bridge)).journal.rounds >= 1);
     assert.equal(
       emu.requests({ method: "POST", path: "/open-apis/im/v1/messages" }).length,
@@ -447,7 +447,7 @@ Deno.test("an unreadable binding blocks that route's card writes and says so in 
     await bridge.close();
   }
 
-  // Without a journal (an MCP client that keeps none) no card is made.
+  // Without an events log (an MCP client that keeps none) no card is made.
   const bare = await Deno.makeTempDir({ prefix: "feishu-mcp-taskcards-bare-" });
   bridge = await start(emu, bare);
   try {

@@ -101,7 +101,5 @@ export const configSchema = z.strictObject({
 
 /** The transcriber command config. */
 export type TranscriberConfig = z.infer<typeof transcriber>;
-/** The size caps config. */
-export type LimitsConfig = z.infer<typeof limits>;
 /** The validated config file. */
 export type FileConfig = z.infer<typeof configSchema>;

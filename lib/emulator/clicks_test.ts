@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { sdkClient, startWs } from "./_sdk_harness.ts";
+import { sdkClient, startWs } from "./testdata/sdk_harness.ts";
 import { createEmulator } from "./emulator.ts";
 import { createDefaultWorld } from "./fixtures.ts";
 import {

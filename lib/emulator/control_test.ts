@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { startWs } from "./_sdk_harness.ts";
+import { startWs } from "./testdata/sdk_harness.ts";
 import { DEFAULT_IDS, type Emulator, startEmulator } from "./mod.ts";
 import { createEmulator } from "./emulator.ts";
 import { WEB_ASSETS } from "./web/mod.ts";

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { lark, sdkClient } from "./_sdk_harness.ts";
+import { lark, sdkClient } from "./testdata/sdk_harness.ts";
 import { createEmulator } from "./emulator.ts";
 import { DEFAULT_IDS, type Emulator, ManualEmuClock, startEmulator } from "./mod.ts";
 

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { codeOf, downloadRefusalCode, readAll, sdkClient } from "./_sdk_harness.ts";
+import { codeOf, downloadRefusalCode, readAll, sdkClient } from "./testdata/sdk_harness.ts";
 import { DEFAULT_IDS, startEmulator } from "./mod.ts";
 
 const D = DEFAULT_IDS;

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { createLogger } from "../core/mod.ts";
 import { DEFAULT_IDS, startEmulator } from "../emulator/mod.ts";
-import { startTestProxy } from "./_test_proxy.ts";
+import { startTestProxy } from "./testdata/recording_proxy.ts";
 import { createFeishuApi } from "./client.ts";
 import { noProxyMatches, proxyEnvOf, proxyForUrl, validateProxyEnv } from "./proxy.ts";
 

@@ -1,5 +1,11 @@
 import assert from "node:assert/strict";
-import { BOT_APP_ID, BOT_OPEN_ID, eventEnvelope, mention, receiveEnvelope } from "./_fixtures.ts";
+import {
+  BOT_APP_ID,
+  BOT_OPEN_ID,
+  eventEnvelope,
+  mention,
+  receiveEnvelope,
+} from "./testdata/envelopes.ts";
 import {
   type AdmissionPolicy,
   admitMessage,

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { eventEnvelope, receiveEnvelope } from "./_fixtures.ts";
+import { eventEnvelope, receiveEnvelope } from "./testdata/envelopes.ts";
 import {
   buildEventRecord,
   passiveEventDate,

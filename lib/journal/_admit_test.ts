@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { commitAdmit, MAX_ADMIT_RACES } from "./_admit.ts";
 import { dedupeKey, fifoKey } from "./_keys.ts";
-import { withTempDir } from "./_test_helpers.ts";
+import { withTempDir } from "./testdata/helpers.ts";
 
 const input = { account: "main", chatKey: "oc_1", dedupeKeys: ["e1"], payload: { n: 1 } };
 

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { DatabaseSync } from "node:sqlite";
-import { withTempDir } from "./_test_helpers.ts";
+import { withTempDir } from "./testdata/helpers.ts";
 
 const CHILD = join(import.meta.dirname!, "testdata", "crash_child.ts");
 const CHATS = 4;

@@ -7,7 +7,7 @@ import {
   until,
   withTempDir,
   yieldToEventLoop,
-} from "./_test_helpers.ts";
+} from "./testdata/helpers.ts";
 import type { Job } from "./mod.ts";
 import { DEFAULT_DEDUPE_TTL_MS, MIN_DEDUPE_TTL_MS } from "./open.ts";
 

@@ -7,7 +7,7 @@ import {
   SleepWatchClock,
   until,
   withTempDir,
-} from "./_test_helpers.ts";
+} from "./testdata/helpers.ts";
 import { type Job, RetryLater } from "./mod.ts";
 
 const ev = (id: string, chatKey = "oc_1") => ({

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { inbound } from "./_fixtures.ts";
+import { inbound } from "./testdata/records.ts";
 import { buildChannelNotification, CHANNEL_ATTACHMENTS } from "./channel.ts";
 import type { Attachment } from "../store/mod.ts";
 

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { normaliseMessage } from "../inbound/mod.ts";
-import { at, CHAT, inbound, incoming, NOW, outgoing } from "./_fixtures.ts";
+import { at, CHAT, inbound, incoming, NOW, outgoing } from "./testdata/records.ts";
 import {
   buildMessageEvent,
   type LiccEvent,

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { at, CHAT, inbound, incoming, NOW } from "./_fixtures.ts";
+import { at, CHAT, inbound, incoming, NOW } from "./testdata/records.ts";
 import { jsonChars, MAX_STRUCTURED_CHARS } from "./fit.ts";
 import { DOWNLOADED_COMMENT, FAILED_COMMENT, previewItem } from "./items.ts";
 import { buildPreview } from "./preview.ts";

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { at, CHAT, inbound, incoming, NOW, outgoing } from "./_fixtures.ts";
+import { at, CHAT, inbound, incoming, NOW, outgoing } from "./testdata/records.ts";
 import { jsonChars } from "./fit.ts";
 import { buildPreview, MAX_BODY_CHARS } from "./preview.ts";
 

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { at, inbound, incoming, NOW, outgoing } from "./_fixtures.ts";
+import { at, inbound, incoming, NOW, outgoing } from "./testdata/records.ts";
 import { buildMessageEvent } from "./licc.ts";
 import { buildPreview } from "./preview.ts";
 import {

@@ -3,7 +3,7 @@ import { BridgeError } from "../core/mod.ts";
 import { normaliseOutbound } from "./content.ts";
 import type { OutboundContent } from "../mcp/family/mod.ts";
 import { materialise, type MaterialiseOptions } from "./materialise.ts";
-import { unclosedFences } from "./markdown/_testing.ts";
+import { unclosedFences } from "./markdown/testdata/chunk_invariants.ts";
 import { wrapProgressCard } from "./progress.ts";
 import type { NormalisedContent, WireBody } from "./types.ts";
 import { requestBytes } from "./wire.ts";

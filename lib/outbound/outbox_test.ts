@@ -10,7 +10,7 @@ import {
   startEmulator,
   TENANT_KEY,
 } from "../emulator/mod.ts";
-import { incomingRecord } from "../store/_fixtures.ts";
+import { incomingRecord } from "../store/testdata/records.ts";
 import { openStore, type Store } from "../store/mod.ts";
 import type { DeliveryRoute } from "./deliver.ts";
 import { PRIORITY } from "./scheduler.ts";

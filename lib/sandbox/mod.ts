@@ -11,7 +11,7 @@ import { type App, appCommand } from "../launch/mod.ts";
 import { DEFAULT_IDS, startEmulator } from "../emulator/mod.ts";
 import { Client, StdioClientTransport } from "../mcp/client.ts";
 import { answer, type ChannelPush, toolCaller } from "./demo_agent.ts";
-import { journaledCaller } from "./journal.ts";
+import { eventsLoggingCaller } from "./events_log.ts";
 import { seedDemoAgent } from "../../commands/mod.ts";
 
 function say(line: string): void {
@@ -72,7 +72,7 @@ export async function runSandbox(launch: LaunchOptions, app: App): Promise<void>
     client = new Client({ name: "feishu-sandbox-demo-agent", version: "1.0.0" }, {
       versionNegotiation: { mode: "auto" },
     });
-    const agent = journaledCaller(workdir, toolCaller(client));
+    const agent = eventsLoggingCaller(workdir, toolCaller(client));
     await agent.open();
     client.fallbackNotificationHandler = (n) => {
       if (n.method === "notifications/claude/channel") {

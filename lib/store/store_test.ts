@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { DatabaseSync } from "node:sqlite";
 import { ManualClock, systemClock } from "../core/mod.ts";
 import { stateDir } from "../core/mod.ts";
-import { incomingRecord, sentRecordOf } from "./_fixtures.ts";
+import { incomingRecord, sentRecordOf } from "./testdata/records.ts";
 import { openStore } from "./mod.ts";
 import { lockWorkdir } from "./lock.ts";
 import type { RecordInput } from "./records.ts";

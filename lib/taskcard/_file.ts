@@ -1,5 +1,5 @@
 /**
- * Bounded reads of the agent's files (journal, slot, runtime state): open,
+ * Bounded reads of the agent's files (events log, slot, runtime state): open,
  * read what is asked, always close; a file that cannot be opened is null.
  * @module
  */

@@ -2,9 +2,9 @@
  * When the agent has finished what a message asked. In-place card edits do
  * not notify anyone, so the user learns of the end of a long task from a
  * reaction on their own message. A request is under way once the agent's
- * journal moves after it; it is finished when the agent's runtime state,
+ * events log moves after it; it is finished when the agent's runtime state,
  * having been seen `active`, reads `idle` or `asleep`, or, when the agent
- * publishes no usable state, once the journal has been quiet for a while.
+ * publishes no usable state, once the events log has been quiet for a while.
  * A `stuck` or `suspended` agent has not finished anything.
  * @module
  */
@@ -19,7 +19,7 @@ export interface Request {
 interface Pending {
   request: Request;
   at: number;
-  /** The journal moved after the request. */
+  /** The events log moved after the request. */
   moving: boolean;
   /** The agent was seen `active` after the request. */
   sawActive: boolean;
@@ -60,7 +60,7 @@ export class DoneWatch {
     this.#pending.set(route, { request, at, moving: false, sawActive: false });
   }
 
-  /** The journal changed. */
+  /** The events log changed. */
   activity(at: number): void {
     this.#lastActivity = at;
     for (const p of this.#pending.values()) if (at >= p.at) p.moving = true;

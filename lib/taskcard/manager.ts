@@ -1,12 +1,12 @@
 /**
- * The resident Task Cards of one workdir: the agent's journal tailed once a
+ * The resident Task Cards of one workdir: the agent's events log tailed once a
  * second and projected into a frame, the programmable slot composed under
  * it, and one card per route kept in step, paced per route. A message that
  * reaches the agent creates or refreshes its route's card; a change of the
- * journal, of the slot or of the preference refreshes every bound route.
+ * events log, of the slot or of the preference refreshes every bound route.
  * Routes are independent: one that fails never holds up another. With
- * neither a journal nor an active slot there is nothing to show, so no card
- * is created (an MCP client that keeps no journal gets none).
+ * neither an events log nor an active slot there is nothing to show, so no card
+ * is created (an MCP client that keeps no events log gets none).
  * @module
  */
 
@@ -20,7 +20,7 @@ import { routeKey, type Store, type TaskCardRoute } from "../store/mod.ts";
 import { DoneWatch, type Request } from "./done.ts";
 import { readAt, withFile } from "./_file.ts";
 import { feishuTransport, LatestMessages } from "./feishu.ts";
-import { createJournalTailer } from "./journal.ts";
+import { createEventsLogTailer } from "./events_log.ts";
 import { RoutePacer } from "./pace.ts";
 import { readProgrammableSlot } from "./programmable.ts";
 import { renderEventGroups } from "./render.ts";
@@ -46,7 +46,7 @@ export interface TaskCardsOptions {
   /** Reads the preference (called once per poll; a failure keeps the last one). */
   preference(): Promise<TaskCardPreference>;
   zone?: (ms: number) => RenderTime;
-  /** How often the journal, slot and preference are read (default 1000 ms). */
+  /** How often the events log, slot and preference are read (default 1000 ms). */
   pollMs?: number;
   /**
    * Least time between two writes of one route's card (default 1000 ms); a
@@ -54,7 +54,7 @@ export interface TaskCardsOptions {
    * server runs (slower near the API quota).
    */
   gapMs?: number | (() => number);
-  /** Journal quiet time that ends a task when the agent publishes no state (default 10 s). */
+  /** Events log quiet time that ends a task when the agent publishes no state (default 10 s). */
   quietMs?: number;
 }
 
@@ -62,6 +62,7 @@ export interface TaskCardsOptions {
 export interface TaskCardStatus {
   enabled: boolean;
   normal_rows: number;
+  /** The agent's events log (`logs/events.jsonl`): present, and rounds projected. */
   journal: { present: boolean; rounds: number };
   programmable: "active" | "none";
   routes: number;
@@ -118,8 +119,8 @@ export function createTaskCards(options: TaskCardsOptions): TaskCards {
   const { store, clock, log } = options;
   const zone = options.zone ?? localTime;
   const accounts = new Map(options.accounts.map((a) => [a.alias, a]));
-  const journalPath = join(options.workdir, "logs", "events.jsonl");
-  const tailer = createJournalTailer({ path: journalPath, zone });
+  const eventsLogPath = join(options.workdir, "logs", "events.jsonl");
+  const tailer = createEventsLogTailer({ path: eventsLogPath, zone });
   const latest = new LatestMessages();
   const transport = feishuTransport({
     accounts,
@@ -134,7 +135,7 @@ export function createTaskCards(options: TaskCardsOptions): TaskCards {
   const stop = new AbortController();
   let pref: TaskCardPreference = { enabled: true, normalRows: 1 };
   let programmable: string | null = null;
-  let journalPresent = false;
+  let eventsLogPresent = false;
   let loop: Promise<void> | null = null;
   const writes = { edited: 0, sent: 0, rotated: 0, failed: 0 };
   let doneReactions = 0;
@@ -175,7 +176,7 @@ export function createTaskCards(options: TaskCardsOptions): TaskCards {
     async run(key, create) {
       const route = known.get(key);
       if (!route || !pref.enabled) return "ok";
-      const mayCreate = create && (journalPresent || programmable !== null);
+      const mayCreate = create && (eventsLogPresent || programmable !== null);
       const out = await deliverResident(transport, route, frame(), mayCreate);
       tally(key, out);
       // A binding that does not read back will not heal by retrying.
@@ -224,7 +225,7 @@ export function createTaskCards(options: TaskCardsOptions): TaskCards {
     const turnedOn = next.enabled && !pref.enabled;
     const rowsChanged = next.normalRows !== pref.normalRows;
     pref = next;
-    journalPresent = await exists(journalPath);
+    eventsLogPresent = await exists(eventsLogPath);
     const moved = await tailer.pollOnce();
     const slot = await readProgrammableSlot(options.workdir);
     let slotChanged = false;
@@ -292,7 +293,7 @@ export function createTaskCards(options: TaskCardsOptions): TaskCards {
     async start() {
       pref = await readPreference();
       await tailer.start();
-      journalPresent = await exists(journalPath);
+      eventsLogPresent = await exists(eventsLogPath);
       const slot = await readProgrammableSlot(options.workdir);
       if (slot.state === "active") programmable = slot.body;
       if (pref.enabled) broadcast();
@@ -311,7 +312,7 @@ export function createTaskCards(options: TaskCardsOptions): TaskCards {
       return {
         enabled: pref.enabled,
         normal_rows: pref.normalRows,
-        journal: { present: journalPresent, rounds: tailer.snapshot().groups.length },
+        journal: { present: eventsLogPresent, rounds: tailer.snapshot().groups.length },
         programmable: programmable === null ? "none" : "active",
         routes: bindings.length,
         blocked: bindings.filter((b) => b.invalid).map((b) => ({

@@ -12,7 +12,7 @@
  * projecting the same lines in one go would.
  *
  * Lengths and cuts count code points, not UTF-16 units, so an astral emoji
- * costs one character as it does for the kernel that writes the journal.
+ * costs one character as it does for the kernel that writes the events log.
  * @module
  */
 
@@ -47,8 +47,8 @@ const SESSION_KEYS = [
 type Zone = (ms: number) => RenderTime;
 type Obj = Record<string, unknown>;
 
-/** One complete journal line and where it starts (a byte offset, unique in the file). */
-export interface JournalLine {
+/** One complete events log line and where it starts (a byte offset, unique in the file). */
+export interface EventsLogLine {
   at: number;
   text: string;
 }
@@ -69,7 +69,7 @@ export interface ProjectionState extends Projection {
 
 const isObject = (v: unknown): v is Obj => typeof v === "object" && v !== null && !Array.isArray(v);
 
-/** The characters the journal's writer counts as whitespace (its `str.strip()` set). */
+/** The characters the events log's writer counts as whitespace (its `str.strip()` set). */
 function isSpace(c: number): boolean {
   return (c >= 0x09 && c <= 0x0d) || (c >= 0x1c && c <= 0x20) || c === 0x85 || c === 0xa0 ||
     c === 0x1680 || (c >= 0x2000 && c <= 0x200a) || c === 0x2028 || c === 0x2029 ||
@@ -134,7 +134,7 @@ function toolRow(row: Obj, zone: Zone): ToolRow | null {
 }
 
 /**
- * The card row a journal row projects to, or null when it shows nothing
+ * The card row an events log row projects to, or null when it shows nothing
  * (`thinking`, results, telemetry, unknown types, malformed rows).
  *
  * @example
@@ -239,7 +239,7 @@ export function emptyState(): ProjectionState {
 }
 
 /**
- * Folds newly appended journal lines into a projection without changing
+ * Folds newly appended events log lines into a projection without changing
  * `prev`. Blank, invalid-JSON and non-object lines are skipped; a late result
  * updates its call's row wherever it sits in the window; telemetry is replaced
  * only when the chunk holds a final-carrier row. A bare {@link Projection}
@@ -262,7 +262,7 @@ export function emptyState(): ProjectionState {
  */
 export function mergeChunk(
   prev: Projection | ProjectionState,
-  lines: Iterable<JournalLine>,
+  lines: Iterable<EventsLogLine>,
   zone: Zone = localTime,
 ): ProjectionState {
   const groups: Group[] = prev.groups.map((g) => ({
@@ -321,7 +321,7 @@ export function mergeChunk(
 
 /** Projects lines in one pass (the same as merging them into an empty state). */
 export function projectLines(
-  lines: Iterable<JournalLine>,
+  lines: Iterable<EventsLogLine>,
   zone: Zone = localTime,
 ): ProjectionState {
   return mergeChunk(emptyState(), lines, zone);

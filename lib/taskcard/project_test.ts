@@ -2,8 +2,8 @@ import assert from "node:assert/strict";
 import {
   emptyState,
   EVENT_WINDOW,
+  type EventsLogLine,
   finalCarrierMetadata,
-  type JournalLine,
   MAX_ROWS_PER_GROUP,
   mergeChunk,
   projectEvent,
@@ -17,7 +17,7 @@ const utc = (ms: number): RenderTime => ({ ms, offsetMinutes: 0 });
 const GITHUB_TOKEN = "ghp_" + "A1b2C3d4E5f6G7h8I9j0K1l2M3n4O5p6Q7r8";
 
 /** Lines at made-up but distinct offsets, as a tailer would hand them over. */
-function lines(rows: unknown[], base = 0): JournalLine[] {
+function lines(rows: unknown[], base = 0): EventsLogLine[] {
   return rows.map((r, i) => ({ at: base + i * 1000, text: JSON.stringify(r) }));
 }
 
@@ -303,7 +303,7 @@ function randomRow(next: (n: number) => number, i: number): string {
 Deno.test("merging chunk by chunk equals projecting every line in one pass", () => {
   for (let seed = 1; seed <= 200; seed++) {
     const next = rng(seed);
-    const all: JournalLine[] = Array.from(
+    const all: EventsLogLine[] = Array.from(
       { length: 20 + next(160) },
       (_, i) => ({ at: i * 100, text: randomRow(next, i) }),
     );

@@ -11,7 +11,7 @@
  *
  * The pass is conservative on purpose (prose must stay readable), never
  * throws, and is idempotent: scrubbing scrubbed text changes nothing, so the
- * card may redact again what the journal writer already redacted.
+ * card may redact again what the events log writer already redacted.
  * @module
  */
 

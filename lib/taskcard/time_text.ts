@@ -34,7 +34,7 @@ export function localTime(ms: number): RenderTime {
 }
 
 /**
- * A journal row's `ts` (epoch seconds, a finite real number; booleans and
+ * An events log row's `ts` (epoch seconds, a finite real number; booleans and
  * strings refused) as a local clock time, else `""`.
  *
  * @example

@@ -39,7 +39,7 @@ export interface Group {
 /** Session telemetry copied from the latest final-carrier row (numbers only by key). */
 export type Metadata = Record<string, unknown>;
 
-/** What the journal currently projects. */
+/** What the events log currently projects. */
 export interface Projection {
   groups: Group[];
   /** Null until a final-carrier row was seen; `{}` when the latest one had no usage. */

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { type lark, sdkClient, startWs } from "../_sdk_harness.ts";
+import { type lark, sdkClient, startWs } from "../testdata/sdk_harness.ts";
 import { DEFAULT_IDS, type Emulator, ManualEmuClock, startEmulator } from "../mod.ts";
 import { CARD_TOKEN_TTL_MS } from "./card_update.ts";
 

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { sdkClient } from "../_sdk_harness.ts";
+import { sdkClient } from "../testdata/sdk_harness.ts";
 import { DEFAULT_IDS, ManualEmuClock, startEmulator } from "../mod.ts";
 import { createEmulator } from "../emulator.ts";
 

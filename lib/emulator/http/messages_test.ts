@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { codeOf, sdkClient } from "../_sdk_harness.ts";
+import { codeOf, sdkClient } from "../testdata/sdk_harness.ts";
 import { DEFAULT_IDS, makeUser, ManualEmuClock, startEmulator } from "../mod.ts";
 
 const D = DEFAULT_IDS;

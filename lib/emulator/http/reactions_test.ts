@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { sdkClient } from "../_sdk_harness.ts";
+import { sdkClient } from "../testdata/sdk_harness.ts";
 import { DEFAULT_IDS as D, startEmulator } from "../mod.ts";
 
 /** The app adds `OK` twice to one message of Alice's; returns the two answered ids. */

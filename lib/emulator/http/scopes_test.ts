@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { sdkClient } from "../_sdk_harness.ts";
+import { sdkClient } from "../testdata/sdk_harness.ts";
 import { createEmulator } from "../emulator.ts";
 import { DEFAULT_SCOPES } from "../fixtures.ts";
 import { DEFAULT_IDS, startEmulator } from "../mod.ts";

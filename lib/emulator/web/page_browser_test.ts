@@ -5,14 +5,14 @@
  * markdown post and a card, she clicks the card's button, the bot's toast
  * shows and its replacement card re-renders. Skipped (with the reason in its
  * name) only when Chromium is not installed. The browser runs behind
- * `_browser.ts` (a child process; see `_browser_driver.ts` for why).
+ * `testdata/browser.ts` (a child process; see `testdata/browser_driver.ts` for why).
  */
 
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { sdkClient, startWs } from "../_sdk_harness.ts";
+import { sdkClient, startWs } from "../testdata/sdk_harness.ts";
 import { DEFAULT_IDS, startEmulator } from "../mod.ts";
-import { Browser, CHROMIUM_PATH, installed } from "./_browser.ts";
+import { Browser, CHROMIUM_PATH, installed } from "./testdata/browser.ts";
 
 const D = DEFAULT_IDS;
 const REPORT_MD = [

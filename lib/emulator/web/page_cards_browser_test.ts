@@ -11,9 +11,9 @@
  */
 
 import assert from "node:assert/strict";
-import { sdkClient, startWs } from "../_sdk_harness.ts";
+import { sdkClient, startWs } from "../testdata/sdk_harness.ts";
 import { DEFAULT_IDS, ManualEmuClock, startEmulator } from "../mod.ts";
-import { Browser, CHROMIUM_PATH, installed } from "./_browser.ts";
+import { Browser, CHROMIUM_PATH, installed } from "./testdata/browser.ts";
 
 const D = DEFAULT_IDS;
 const text = (content: string) => ({ tag: "plain_text", content });

@@ -9,9 +9,9 @@
  */
 
 import assert from "node:assert/strict";
-import { sdkClient, startWs } from "../_sdk_harness.ts";
+import { sdkClient, startWs } from "../testdata/sdk_harness.ts";
 import { DEFAULT_IDS, startEmulator } from "../mod.ts";
-import { Browser, CHROMIUM_PATH, installed } from "./_browser.ts";
+import { Browser, CHROMIUM_PATH, installed } from "./testdata/browser.ts";
 
 const D = DEFAULT_IDS;
 

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { startWs } from "../_sdk_harness.ts";
+import { startWs } from "../testdata/sdk_harness.ts";
 import { DEFAULT_IDS, encodeFrame, startEmulator } from "../mod.ts";
 
 const D = DEFAULT_IDS;

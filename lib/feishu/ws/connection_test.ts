@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { DEFAULT_IDS, startEmulator } from "../../emulator/mod.ts";
 import { createFeishuApi } from "../client.ts";
 import { createLogger } from "../../core/mod.ts";
-import { connectTo } from "./_testing.ts";
+import { connectTo } from "./testdata/connection_harness.ts";
 
 const D = DEFAULT_IDS;
 

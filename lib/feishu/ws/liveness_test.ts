@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { DEFAULT_IDS, startEmulator } from "../../emulator/mod.ts";
-import { connectTo, type Harness } from "./_testing.ts";
+import { connectTo, type Harness } from "./testdata/connection_harness.ts";
 
 const D = DEFAULT_IDS;
 const ENDPOINT = "/callback/ws/endpoint";

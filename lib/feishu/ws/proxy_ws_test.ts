@@ -1,8 +1,8 @@
 import assert from "node:assert/strict";
 import { DEFAULT_IDS, startEmulator } from "../../emulator/mod.ts";
-import { startTestProxy } from "../_test_proxy.ts";
+import { startTestProxy } from "../testdata/recording_proxy.ts";
 import { proxyEnvOf } from "../proxy.ts";
-import { connectTo } from "./_testing.ts";
+import { connectTo } from "./testdata/connection_harness.ts";
 
 const D = DEFAULT_IDS;
 

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { BOT_OPEN_ID, mention, receiveEnvelope } from "../_fixtures.ts";
+import { BOT_OPEN_ID, mention, receiveEnvelope } from "../testdata/envelopes.ts";
 import { normaliseMessage } from "./normalise.ts";
 import type { MessageContent } from "../../store/mod.ts";
 

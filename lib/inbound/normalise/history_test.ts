@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { BOT_APP_ID, BOT_OPEN_ID } from "../_fixtures.ts";
+import { BOT_APP_ID, BOT_OPEN_ID } from "../testdata/envelopes.ts";
 import { admitMessage } from "../admission.ts";
 import { envelopeFromHistoryItem } from "./history.ts";
 import { normaliseMessage } from "./normalise.ts";

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { BOT_OPEN_ID, mention, receiveEnvelope } from "../_fixtures.ts";
+import { BOT_OPEN_ID, mention, receiveEnvelope } from "../testdata/envelopes.ts";
 import { normaliseMessage } from "./normalise.ts";
 
 const ctx = { alias: "main", botOpenId: BOT_OPEN_ID, nowMs: 1785748503000 };

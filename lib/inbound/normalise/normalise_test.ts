@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { BOT_OPEN_ID, CREATED_MS, mention, receiveEnvelope } from "../_fixtures.ts";
+import { BOT_OPEN_ID, CREATED_MS, mention, receiveEnvelope } from "../testdata/envelopes.ts";
 import { DELAYED_AFTER_SECONDS, normaliseMessage } from "./normalise.ts";
 import { convertContent } from "./registry.ts";
 

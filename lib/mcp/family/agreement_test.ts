@@ -6,7 +6,7 @@ import { contentSchema } from "./_content_schema.ts";
 import { ACTION_INPUT_SCHEMAS, EditableContentSchema, OutboundContentSchema } from "./inputs.ts";
 import { actionInputSchema, feishuInputSchema, type JsonSchema } from "./schema.ts";
 import { validateToolCall, VALIDATION_MESSAGES } from "./validate.ts";
-import { collectPools, schemaArbitraries, toolCallArbitrary } from "./_schema_arbitrary.ts";
+import { collectPools, schemaArbitraries, toolCallArbitrary } from "./testdata/schema_arbitrary.ts";
 
 const SEED = 20_250_611;
 const ajv = new Ajv({ strictTypes: true });

@@ -4,7 +4,7 @@ import type { z } from "zod";
 import { FEISHU_ACTIONS } from "./actions.ts";
 import { ACTION_INPUT_SCHEMAS, OutboundContentSchema } from "./inputs.ts";
 import type { JsonSchema } from "./_json_schema.ts";
-import { type Example, ltpExamples, portableExamples } from "./_test_examples.ts";
+import { type Example, ltpExamples, portableExamples } from "./testdata/schema_examples.ts";
 import { feishuTool } from "./tool.ts";
 import { validateToolCall } from "./validate.ts";
 

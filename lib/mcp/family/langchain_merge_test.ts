@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { Ajv } from "ajv";
 import { FEISHU_ACTIONS } from "./actions.ts";
 import type { JsonSchema } from "./_json_schema.ts";
-import { ltpExamples, portableExamples } from "./_test_examples.ts";
+import { ltpExamples, portableExamples } from "./testdata/schema_examples.ts";
 import { feishuTool } from "./tool.ts";
 
 // A simulation of how LangChain JS's MCP adapter reads a tool schema: every

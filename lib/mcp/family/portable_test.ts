@@ -6,7 +6,7 @@ import { PORTABLE_HINTS, TOOL_DESCRIPTION } from "./descriptions.ts";
 import { feishuTool } from "./mod.ts";
 import { portableInputSchema } from "./portable.ts";
 import { actionInputSchema, type JsonSchema } from "./schema.ts";
-import { parseClauses } from "./_test_examples.ts";
+import { parseClauses } from "./testdata/schema_examples.ts";
 
 const props = (s: JsonSchema) => (s.properties ?? {}) as Record<string, JsonSchema>;
 const unwrap = (s: JsonSchema): JsonSchema =>

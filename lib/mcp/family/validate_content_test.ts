@@ -1,4 +1,4 @@
-import { call, input, testRefusals, type Want } from "./_test_refusals.ts";
+import { call, input, testRefusals, type Want } from "./testdata/refusals.ts";
 
 // Outbound content the closed content branches refuse, so that outbound
 // normalisation never sees it (validate_input_test.ts holds the other inputs).

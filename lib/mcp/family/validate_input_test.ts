@@ -1,4 +1,4 @@
-import { call, input, testRefusals, type Want } from "./_test_refusals.ts";
+import { call, input, testRefusals, type Want } from "./testdata/refusals.ts";
 
 // Steps 6 and 7: closed inputs, cross-branch keys, exclusive keys, the react pairing.
 

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { FEISHU_ACTIONS } from "./actions.ts";
-import { call, input, ROOT, testRefusals, type Want } from "./_test_refusals.ts";
+import { call, input, ROOT, testRefusals, type Want } from "./testdata/refusals.ts";
 import { validateToolCall } from "./validate.ts";
 
 // What a refusal tells the caller: one invalid call of each action naming

@@ -7,7 +7,7 @@ import {
   testRefusals,
   unsupported,
   type Want,
-} from "./_test_refusals.ts";
+} from "./testdata/refusals.ts";
 
 // Steps 1 to 5 and their precedence (validate_input_test.ts holds steps 6 and 7).
 

@@ -5,7 +5,7 @@
 import { equal, ok } from "node:assert/strict";
 import { splitMarkdown } from "./split_markdown.ts";
 import { splitText } from "./split_text.ts";
-import { assertChunked, assertFencesBalanced } from "./_testing.ts";
+import { assertChunked, assertFencesBalanced } from "./testdata/chunk_invariants.ts";
 import type { SplitResult } from "./types.ts";
 
 const LIMIT = 3500;

@@ -7,7 +7,7 @@ import { equal } from "node:assert/strict";
 import fc from "fast-check";
 import { splitMarkdown } from "./split_markdown.ts";
 import { splitText } from "./split_text.ts";
-import { assertChunked, assertFencesBalanced } from "./_testing.ts";
+import { assertChunked, assertFencesBalanced } from "./testdata/chunk_invariants.ts";
 import type { SplitResult } from "./types.ts";
 
 const AT = '<at user_id="ou_1">Bob</at>';

@@ -1,6 +1,6 @@
 import { deepEqual, equal, throws } from "node:assert/strict";
 import { chunkMarkdown, splitMarkdown } from "./split_markdown.ts";
-import { assertChunked, assertFencesBalanced } from "./_testing.ts";
+import { assertChunked, assertFencesBalanced } from "./testdata/chunk_invariants.ts";
 import type { ChunkOptions, DegradationKind } from "./types.ts";
 
 interface Case {

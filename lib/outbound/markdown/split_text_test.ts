@@ -1,6 +1,6 @@
 import { deepEqual } from "node:assert/strict";
 import { chunkText, splitText } from "./split_text.ts";
-import { assertChunked } from "./_testing.ts";
+import { assertChunked } from "./testdata/chunk_invariants.ts";
 
 const cases: { name: string; text: string; limit: number; want: string[]; tagSplit?: boolean }[] = [
   { name: "keeps text within the limit whole", text: "hello\n", limit: 6, want: ["hello\n"] },

@@ -5,9 +5,9 @@
  */
 
 import assert from "node:assert/strict";
-import type { FeishuAction } from "./actions.ts";
-import { actionInputSchema } from "./schema.ts";
-import { validateToolCall } from "./validate.ts";
+import type { FeishuAction } from "../actions.ts";
+import { actionInputSchema } from "../schema.ts";
+import { validateToolCall } from "../validate.ts";
 
 /** The `error_code` and exact `message` a refusal must have. */
 export type Want = readonly [code: string, message: string];

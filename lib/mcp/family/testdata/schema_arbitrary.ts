@@ -8,8 +8,8 @@
  */
 
 import fc from "fast-check";
-import { FEISHU_ACTIONS, type FeishuAction } from "./actions.ts";
-import type { JsonSchema } from "./_json_schema.ts";
+import { FEISHU_ACTIONS, type FeishuAction } from "../actions.ts";
+import type { JsonSchema } from "../_json_schema.ts";
 
 /** A generator of JSON-ish values. */
 export type Arb = fc.Arbitrary<unknown>;
@@ -41,7 +41,7 @@ function rarely<T>(arb: fc.Arbitrary<T>, n: number): fc.Arbitrary<T | undefined>
  *
  * @example
  * ```ts
- * import { collectPools } from "./_schema_arbitrary.ts";
+ * import { collectPools } from "./schema_arbitrary.ts";
  * import assert from "node:assert/strict";
  * const pools = collectPools({ properties: { a: { enum: ["v"] } } });
  * assert.ok(pools.keys.includes("a") && pools.keys.includes("__proto__"));

@@ -1,4 +1,4 @@
-import type { RawEnvelope } from "../feishu/mod.ts";
+import type { RawEnvelope } from "../../feishu/mod.ts";
 /**
  * Raw payloads for the inbound tests, shaped exactly as Feishu sends them
  * (the v2 event envelope: `schema`, `header`, `event`): builders fill the

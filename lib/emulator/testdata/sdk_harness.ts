@@ -7,8 +7,8 @@
 
 import * as lark from "@larksuiteoapi/node-sdk";
 import { Buffer } from "node:buffer";
-import type { Emulator } from "./emulator.ts";
-import { DEFAULT_IDS } from "./fixtures.ts";
+import type { Emulator } from "../emulator.ts";
+import { DEFAULT_IDS } from "../fixtures.ts";
 
 /** The Feishu code of an SDK call: its answer's, or a rejected call's (HTTP 4xx → AxiosError). */
 export async function codeOf(p: Promise<unknown>): Promise<number | undefined> {

@@ -5,16 +5,16 @@
  * @module
  */
 
-import { createLogger, ManualClock } from "../../core/mod.ts";
-import { DEFAULT_IDS, type Emulator } from "../../emulator/mod.ts";
-import { startLongConnection } from "./connection.ts";
+import { createLogger, ManualClock } from "../../../core/mod.ts";
+import { DEFAULT_IDS, type Emulator } from "../../../emulator/mod.ts";
+import { startLongConnection } from "../connection.ts";
 import type {
   ConnectedInfo,
   LongConnection,
   LongConnectionOptions,
   LongConnectionStatus,
   RawEnvelope,
-} from "./types.ts";
+} from "../types.ts";
 
 /** A connection under test and what it saw. */
 export interface Harness extends AsyncDisposable {

@@ -8,7 +8,7 @@
  * helper process runs with `--allow-all`; the test itself keeps its narrow
  * permissions (it already holds `--allow-run`, which could start it anyway).
  *
- * Usage: `deno run … _browser_driver.ts <chromium path> <profile dir>`.
+ * Usage: `deno run … browser_driver.ts <chromium path> <profile dir>`.
  * @module
  */
 

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { createJournalTailer, type JournalTailerOptions } from "./journal.ts";
+import { createEventsLogTailer, type EventsLogTailerOptions } from "./events_log.ts";
 import type { RenderTime, ToolRow } from "./types.ts";
 
 const utc = (ms: number): RenderTime => ({ ms, offsetMinutes: 0 });
@@ -21,12 +21,12 @@ const result = (id: string, status: string, elapsed: number, body = "RESULT-BODY
 const diary = (round: string | null, text: string) =>
   line({ type: "diary", api_call_id: round, text });
 
-/** A temp journal, a tailer on it, and helpers to change the file. */
-async function rig(initial: string | null, options: Partial<JournalTailerOptions> = {}) {
-  const dir = await Deno.makeTempDir({ prefix: "taskcard-journal-" });
+/** A temp events log, a tailer on it, and helpers to change the file. */
+async function rig(initial: string | null, options: Partial<EventsLogTailerOptions> = {}) {
+  const dir = await Deno.makeTempDir({ prefix: "taskcard-events-log-" });
   const path = join(dir, "events.jsonl");
   if (initial !== null) await Deno.writeTextFile(path, initial);
-  const tailer = createJournalTailer({ path, zone: utc, ...options });
+  const tailer = createEventsLogTailer({ path, zone: utc, ...options });
   return {
     dir,
     path,
@@ -125,7 +125,7 @@ Deno.test("private args, thinking, result bodies and tokens never reach the snap
   assert.deepEqual([row.status, row.elapsed_s], ["success", 2.3]);
 });
 
-Deno.test("a truncated journal is read again from its start", async () => {
+Deno.test("a truncated events log is read again from its start", async () => {
   await using j = await rig(diary("r1", "old one") + diary("r2", "old two"));
   await j.tailer.start();
   await Deno.writeTextFile(j.path, diary("r9", "new"));
@@ -136,7 +136,7 @@ Deno.test("a truncated journal is read again from its start", async () => {
   assert.deepEqual(j.texts(), ["new", "more"]);
 });
 
-Deno.test("a rotated journal (renamed away, new file in its place) is read afresh", async () => {
+Deno.test("a rotated events log (renamed away, new file in its place) is read afresh", async () => {
   await using j = await rig(diary("r1", "before rotation"));
   await j.tailer.start();
   await Deno.rename(j.path, j.path + ".1");
@@ -147,7 +147,7 @@ Deno.test("a rotated journal (renamed away, new file in its place) is read afres
   assert.equal(await j.tailer.pollOnce(), false);
 });
 
-Deno.test("a deleted journal keeps the last snapshot until a file reappears", async () => {
+Deno.test("a deleted events log keeps the last snapshot until a file reappears", async () => {
   await using j = await rig(diary("r1", "kept"));
   await j.tailer.start();
   await Deno.remove(j.path);
@@ -159,7 +159,7 @@ Deno.test("a deleted journal keeps the last snapshot until a file reappears", as
   assert.deepEqual(j.texts(), ["back again, longer than the first file"]);
 });
 
-Deno.test("a journal missing at start is projected once it appears", async () => {
+Deno.test("an events log missing at start is projected once it appears", async () => {
   await using j = await rig(null);
   await j.tailer.start();
   assert.deepEqual(j.tailer.snapshot(), { groups: [], metadata: null });

@@ -3,9 +3,9 @@
  * @module
  */
 
-import type { PreviewEntry, PreviewRecord } from "./items.ts";
-import type { IncomingMessageRecord } from "../store/mod.ts";
-import { incomingRecord } from "../store/_fixtures.ts";
+import type { PreviewEntry, PreviewRecord } from "../items.ts";
+import type { IncomingMessageRecord } from "../../store/mod.ts";
+import { incomingRecord } from "../../store/testdata/records.ts";
 
 /** The test chat. */
 export const CHAT = "oc_chat";

@@ -3,7 +3,7 @@
  * @module
  */
 
-import type { IncomingMessageRecord, SentMessageRecord } from "./record_types.ts";
+import type { IncomingMessageRecord, SentMessageRecord } from "../record_types.ts";
 
 /** A complete incoming message record with sensible defaults. */
 export function incomingRecord(

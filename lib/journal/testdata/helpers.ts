@@ -5,9 +5,9 @@
  */
 
 import { join } from "node:path";
-import { createLogger, type Logger, ManualClock } from "../core/mod.ts";
-import { type Journal, openJournal } from "./mod.ts";
-import type { JournalOptions } from "./types.ts";
+import { createLogger, type Logger, ManualClock } from "../../core/mod.ts";
+import { type Journal, openJournal } from "../mod.ts";
+import type { JournalOptions } from "../types.ts";
 
 /** A promise with its resolve exposed. */
 export interface Deferred<T = void> {

@@ -9,8 +9,8 @@ import { fail } from "node:assert/strict";
 import { fromMarkdown } from "mdast-util-from-markdown";
 import { gfmFromMarkdown } from "mdast-util-gfm";
 import { gfm } from "micromark-extension-gfm";
-import { codePointLength } from "../../core/mod.ts";
-import type { SplitResult } from "./types.ts";
+import { codePointLength } from "../../../core/mod.ts";
+import type { SplitResult } from "../types.ts";
 
 const WS = /^\s*$/;
 

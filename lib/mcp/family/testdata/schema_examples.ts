@@ -8,7 +8,7 @@
  * @module
  */
 
-import type { JsonSchema } from "./_json_schema.ts";
+import type { JsonSchema } from "../_json_schema.ts";
 
 /** A generated value of an object schema. */
 export type Example = Record<string, unknown>;

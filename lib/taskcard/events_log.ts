@@ -3,7 +3,7 @@
  * projection current. Only a bounded window lives in memory (the last rounds
  * plus a bounded memory of results), never the file: start reads a tail of
  * the file, and each poll reads only the bytes appended since the last one, so
- * a poll costs the same on a 10 KB journal as on a 100 MB one.
+ * a poll costs the same on a 10 KB events log as on a 100 MB one.
  *
  * The agent may be mid-write when we look: a line is projected only once its
  * `\n` is on disk, and the unfinished remainder is read again next time. When
@@ -16,7 +16,7 @@
 import {
   emptyState,
   EVENT_WINDOW,
-  type JournalLine,
+  type EventsLogLine,
   mergeChunk,
   type ProjectionState,
   projectLines,
@@ -33,8 +33,8 @@ export const MAX_CHUNK_BYTES = 4 * 1024 * 1024;
 /** The largest tail a (re)load reads, however few rounds it holds. */
 export const MAX_TAIL_BYTES = 16 * 1024 * 1024;
 
-/** Where the journal is and how much one look at it may read. */
-export interface JournalTailerOptions {
+/** Where the events log is and how much one look at it may read. */
+export interface EventsLogTailerOptions {
   path: string;
   /** Time zone of the rows' clock times (default: this process's). */
   zone?: (ms: number) => RenderTime;
@@ -46,8 +46,8 @@ export interface JournalTailerOptions {
   maxTailBytes?: number;
 }
 
-/** A polling follower of the journal. */
-export interface JournalTailer {
+/** A polling follower of the events log. */
+export interface EventsLogTailer {
   /** Loads the tail of the file (an absent file gives an empty projection). */
   start(): Promise<void>;
   /** Looks at the file once; true when the projection changed (or the file was reloaded). */
@@ -67,8 +67,8 @@ const NL = 0x0a;
 const decoder = new TextDecoder("utf-8");
 
 /** The lines of `bytes[from, end)`, each tagged with its offset in the file. */
-function splitLines(bytes: Uint8Array, from: number, end: number, base: number): JournalLine[] {
-  const lines: JournalLine[] = [];
+function splitLines(bytes: Uint8Array, from: number, end: number, base: number): EventsLogLine[] {
+  const lines: EventsLogLine[] = [];
   let p = from;
   while (p < end) {
     const nl = bytes.indexOf(NL, p);
@@ -80,13 +80,13 @@ function splitLines(bytes: Uint8Array, from: number, end: number, base: number):
 }
 
 /**
- * Follows the journal at `path`; nothing is read until {@link JournalTailer.start}.
+ * Follows the events log at `path`; nothing is read until {@link EventsLogTailer.start}.
  * Calls are serialised, so overlapping polls never interleave their reads.
  *
  * @example Driven once a second by the caller (not run as a doc test: it needs file access)
  * ```ts ignore
- * import { createJournalTailer } from "./journal.ts";
- * const tailer = createJournalTailer({ path: `${workdir}/logs/events.jsonl` });
+ * import { createEventsLogTailer } from "./events_log.ts";
+ * const tailer = createEventsLogTailer({ path: `${workdir}/logs/events.jsonl` });
  * await tailer.start();
  * render(tailer.snapshot());
  * setInterval(async () => {
@@ -94,7 +94,7 @@ function splitLines(bytes: Uint8Array, from: number, end: number, base: number):
  * }, 1000);
  * ```
  */
-export function createJournalTailer(options: JournalTailerOptions): JournalTailer {
+export function createEventsLogTailer(options: EventsLogTailerOptions): EventsLogTailer {
   const { path, zone } = options;
   const maxChunk = options.maxChunkBytes ?? MAX_CHUNK_BYTES;
   const firstTail = options.tailBytes ?? TAIL_CHUNK;

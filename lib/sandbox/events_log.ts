@@ -1,5 +1,5 @@
 /**
- * The demo agent's activity journal: like a LingTai runtime, it logs each
+ * The demo agent's events log: like a LingTai runtime, it logs each
  * round of its work to `<workdir>/logs/events.jsonl` (its visible text and
  * every tool call with a public reason, then the result) and publishes its
  * runtime state in `.status.json`. That is what the bridge's resident Task
@@ -10,9 +10,9 @@
 import { join } from "node:path";
 import type { ToolCall } from "./demo_agent.ts";
 
-/** Wraps the tool caller so every call is journaled in the current round. */
-export function journaledCaller(workdir: string, call: ToolCall): {
-  /** Creates the (empty) journal, as a runtime does at start, so the first message gets a card. */
+/** Wraps the tool caller so every call is logged in the current round. */
+export function eventsLoggingCaller(workdir: string, call: ToolCall): {
+  /** Creates the (empty) events log, as a runtime does at start, so the first message gets a card. */
   open(): Promise<void>;
   call: ToolCall;
   /** Runs one round of work (one message answered) between `active` and `idle`. */

@@ -1,14 +1,14 @@
 /**
  * A headless Chromium for tests, driven through a child Deno process
- * (`_browser_driver.ts`, which loads playwright-core with the permissions it
+ * (`browser_driver.ts`, which loads playwright-core with the permissions it
  * needs and the test run does not grant). Commands go one at a time; every method resolves with the
  * driver's answer or rejects with its error. Test-only.
  * @module
  */
 
 import { join } from "node:path";
-import type { DriverCommand, DriverReply } from "./_browser_driver.ts";
-import { WEB_DIR } from "./_source_hash.ts";
+import type { DriverCommand, DriverReply } from "./browser_driver.ts";
+import { WEB_DIR } from "../_source_hash.ts";
 
 /** Debian's Chromium, which CI installs with `apt-get install -y chromium`. */
 export const CHROMIUM_PATH = "/usr/bin/chromium";
@@ -18,7 +18,7 @@ export const CHROMIUM_PATH = "/usr/bin/chromium";
  *
  * @example
  * ```ts
- * import { installed } from "./_browser.ts";
+ * import { installed } from "./browser.ts";
  * if (installed("/no/such/browser")) throw new Error();
  * ```
  */
@@ -59,7 +59,7 @@ export class Browser implements AsyncDisposable {
         // playwright-core reads OS facts and /proc/sys/fs/binfmt_misc (its WSL probe) when it
         // loads; Deno grants such /proc reads only with --allow-all.
         "--allow-all",
-        join(WEB_DIR, "_browser_driver.ts"),
+        join(WEB_DIR, "testdata", "browser_driver.ts"),
         options.chromium ?? CHROMIUM_PATH,
         join(dir, "profile"),
       ],
