@@ -8,5 +8,5 @@
  */
 
 export type { CardCallback } from "./project.ts";
-export { permissionValue, type PermissionVote, REQUEST_ID } from "./reserved.ts";
+export { controlText, permissionValue, type PermissionVote, REQUEST_ID } from "./reserved.ts";
 export { type CallbackCounters, type ControlHandler, createCardCallbacks } from "./callbacks.ts";

@@ -20,7 +20,7 @@
  */
 
 import type { Account } from "../account/mod.ts";
-import type { ControlHandler } from "../callbacks/mod.ts";
+import { type ControlHandler, controlText } from "../callbacks/mod.ts";
 import type { Clock, Logger } from "../core/mod.ts";
 import type { ConversationLog } from "../conversation/mod.ts";
 import type { InboundSeams } from "../inbound/mod.ts";
@@ -116,10 +116,7 @@ export function commandSeams(options: CommandSeamOptions): {
       answer: ({ account, callback, request }) =>
         inChat(`${account.alias}\u0000${callback.chatId}`, async () => {
           if (!await commands.claim(account.alias, callback.eventId)) return undefined;
-          const text = request.argument
-            ? `/${request.command} ${request.argument}`
-            : `/${request.command}`;
-          const parsed = parseCommand(text);
+          const parsed = parseCommand(controlText(request));
           if (!parsed) return undefined;
           const card = await commands.render(parsed);
           return { card: { type: "raw", data: card } };
