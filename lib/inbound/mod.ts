@@ -1,8 +1,11 @@
 /**
  * Inbound, in flow order: `intake` (the WS handler's single durable write),
  * then in the per-chat worker (`pipeline`): `admission` → local-command seam →
- * presence → `normalise` → `attachments` → `voice` (transcription) → record
- * → notify. Also the bot `identity`, sender `names` and gap `backfill`.
+ * presence → `normalise` → `related` (forwards, quoted parents) →
+ * `attachments` → `voice` (transcription) → the conversation log (record,
+ * wake, listeners). `events` turns passive events into records of the
+ * `events` conversation; `backfill` fetches what a connection gap missed;
+ * `runtime` opens all of it and starts it once the listeners are in place.
  * @module
  */
 
