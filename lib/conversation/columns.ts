@@ -43,7 +43,8 @@ function createTime(entry: BridgeRecord, meta: RecordMeta, fallbackMs: number): 
  * const r = routeOf("main", { kind: "card_action", record: {
  *   id: "main:oc_1:callback-ev", feishu_event_id: "ev", chat_id: "oc_1", thread_id: "omt_1",
  *   message_type: "card_action", from_open_id: "ou_a", from_name: null, text: "",
- *   date: "2026-01-01T00:00:00Z", synthetic: true, card_action: {} } });
+ *   date: "2026-01-01T00:00:00Z", synthetic: true, card_action: {}, source_message_id: null,
+ *   source_message_ref: null } });
  * assert.deepEqual(r, { account: "main", chatId: "oc_1", threadId: "omt_1" });
  * ```
  */

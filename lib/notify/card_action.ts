@@ -33,7 +33,8 @@ function displayName(
  * const record = {
  *   id: "main:oc_1:callback-ev_1", feishu_event_id: "ev_1", chat_id: "oc_1", message_type: "card_action" as const,
  *   from_open_id: "ou_a", from_name: null, text: '[card action: button] {"a": 1}', date: "2026-08-03T09:15:02Z",
- *   synthetic: true as const, card_action: {}, thread_id: null, source_message_ref: "main:oc_1:om_card",
+ *   synthetic: true as const, card_action: {}, thread_id: null, source_message_id: "om_card",
+ *   source_message_ref: "main:oc_1:om_card",
  * };
  * const e = buildCardActionEvent(record, { alias: "main", preview: null, nowMs: 0 });
  * assert.equal(e.subject, "feishu card action from ou_a via main");
@@ -85,7 +86,8 @@ export function buildCardActionEvent(
  * const n = buildCardActionChannel({
  *   id: "main:oc_1:callback-ev_1", feishu_event_id: "ev_1", chat_id: "oc_1", message_type: "card_action",
  *   from_open_id: "ou_a", from_name: "Ann", text: "[card action: button] {}", date: "2026-08-03T09:15:02Z",
- *   synthetic: true, card_action: {}, source_message_ref: "main:oc_1:om_card",
+ *   synthetic: true, card_action: {}, thread_id: null, source_message_id: "om_card",
+ *   source_message_ref: "main:oc_1:om_card",
  * }, { alias: "main" });
  * if (n.meta.source_message_id !== "main:oc_1:om_card" || n.meta.user !== "Ann") throw new Error();
  * ```
