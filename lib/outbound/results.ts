@@ -13,6 +13,7 @@ import {
   toFailure,
 } from "../core/mod.ts";
 import type { SentMessageRecord } from "../store/mod.ts";
+import type { DeliveryRoute } from "./deliver.ts";
 import type { JsonObject, NormalisedContent } from "./types.ts";
 
 /** A classified error as thrown (`BridgeError`) or already rendered (`Failure`). */
@@ -150,6 +151,26 @@ export function partialDeliveryFailure(input: PartialDeliveryInput): Failure {
   if (input.threadId) out.thread_id = input.threadId;
   if (input.replyInThread !== undefined) out.reply_in_thread = input.replyInThread;
   return out;
+}
+
+/**
+ * Whom a sent record says it went to: the receive id of a new message, the
+ * chat of a reply.
+ *
+ * @example
+ * ```ts
+ * import { recipientOf } from "./results.ts";
+ * const to = recipientOf({ kind: "reply", targetId: "om_1", chatId: "oc_1", replyInThread: false }, "oc_1");
+ * if (to.receive_id !== "oc_1" || to.receive_id_type !== "chat_id") throw new Error();
+ * ```
+ */
+export function recipientOf(
+  route: DeliveryRoute,
+  chatId: string,
+): { receive_id: string; receive_id_type: string } {
+  return route.kind === "create"
+    ? { receive_id: route.receiveId, receive_id_type: route.receiveIdType }
+    : { receive_id: chatId, receive_id_type: "chat_id" };
 }
 
 /** Inputs of {@link sentRecord}. */

@@ -20,7 +20,7 @@ import { checkIdempotencyKey, chunkUuids } from "./idempotency.ts";
 import type { Degradation } from "./markdown/mod.ts";
 import type { Outbox } from "./outbox.ts";
 import { wrapProgressCard } from "./progress.ts";
-import { partialDeliveryFailure, sendSuccess, sentRecord } from "./results.ts";
+import { partialDeliveryFailure, recipientOf, sendSuccess, sentRecord } from "./results.ts";
 import type { OutboundRuntime } from "./runtime.ts";
 import type { JsonObject, NormalisedContent } from "./types.ts";
 import { checkMediaSize, type UploadApi, uploadMedia } from "./upload.ts";
@@ -201,9 +201,7 @@ function delivered(
   const record = sentRecord({
     alias: sender.alias,
     chatId,
-    to: target.kind === "create"
-      ? { receive_id: target.receiveId, receive_id_type: target.receiveIdType }
-      : { receive_id: chatId, receive_id_type: "chat_id" },
+    to: recipientOf(routeOf(target), chatId),
     providerIds: messages.map((m) => m.messageId),
     content,
     // Feishu's create time of the first chunk, else the clock.

@@ -13,7 +13,7 @@ import type { SentMessageRecord } from "../store/mod.ts";
 import type { DeliveryRoute } from "./deliver.ts";
 import { chunkUuid } from "./idempotency.ts";
 import type { Outbox } from "./outbox.ts";
-import { sentRecord } from "./results.ts";
+import { recipientOf, sentRecord } from "./results.ts";
 import type { Priority } from "./scheduler.ts";
 import type { JsonObject } from "./types.ts";
 import { wireBody } from "./wire.ts";
@@ -62,9 +62,7 @@ export async function sendCard(
   const record = sentRecord({
     alias: sender.alias,
     chatId,
-    to: route.kind === "create"
-      ? { receive_id: route.receiveId, receive_id_type: route.receiveIdType }
-      : { receive_id: chatId, receive_id_type: "chat_id" },
+    to: recipientOf(route, chatId),
     providerIds: [message.messageId],
     content: {
       type: "card",

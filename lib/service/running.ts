@@ -15,15 +15,15 @@ import { createAccount } from "../account/mod.ts";
 import { type ActionContext, dispatch, manualResult } from "../actions/mod.ts";
 import { createCardCallbacks } from "../callbacks/mod.ts";
 import type { Config, LaunchOptions } from "../config/mod.ts";
-import { createConversationLog, type RecordedListener } from "../conversation/mod.ts";
+import { createConversationLog } from "../conversation/mod.ts";
 import type { Deps } from "../core/mod.ts";
-import { type InboundSeams, openInbound } from "../inbound/mod.ts";
+import { openInbound } from "../inbound/mod.ts";
 import { validateToolCall } from "../mcp/mod.ts";
-import { createNotifier, liccInboxDir, type PushTarget } from "../notify/mod.ts";
+import { createNotifier, liccInboxDir } from "../notify/mod.ts";
 import { createOutboundRuntime } from "../outbound/mod.ts";
 import { createPermissionRelay } from "../permission/mod.ts";
 import { createQuotaMeter, QUOTA_SAVING_CARD_GAP_MS } from "../quota/mod.ts";
-import type { Store, WorkdirLock } from "../store/mod.ts";
+import type { Store } from "../store/mod.ts";
 import { createTaskCards, TASK_CARD_GAP_MS } from "../taskcard/mod.ts";
 import { createLocalCommands } from "../../commands/mod.ts";
 import { VERSION } from "./about.ts";
@@ -31,19 +31,12 @@ import { commandSeams } from "./commands.ts";
 import { probeConfinement } from "./confinement.ts";
 import { createHealthRecorder, createJournalInspector } from "./ops.ts";
 import { readResource } from "./resources.ts";
-import { buildStatus, type McpView } from "./status.ts";
-import type { Service } from "./service.ts";
+import { buildStatus } from "./status.ts";
+import type { Service, ServiceOptions } from "./service.ts";
 import { bridgeHealth, inboxSummary, writeIdentityDocument } from "./views.ts";
 
 /** What the running service is built from besides config and store. */
-export interface RunningOptions {
-  lock: WorkdirLock;
-  push: PushTarget;
-  mcp?: () => McpView;
-  /** Extra inbound seams (tests): their card steps replace the product's, commands run first. */
-  seams?: InboundSeams;
-  /** Extra listeners of the conversation log (tests). */
-  listeners?: readonly RecordedListener[];
+export interface RunningOptions extends ServiceOptions {
   /** Whether the config file could be read (for status). */
   configReadable: boolean;
 }

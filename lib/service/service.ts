@@ -4,9 +4,13 @@
  * @module
  */
 
+import type { RecordedListener } from "../conversation/mod.ts";
+import type { InboundSeams } from "../inbound/mod.ts";
 import type { McpApp } from "../mcp/mod.ts";
+import type { PushTarget } from "../notify/mod.ts";
+import type { WorkdirLock } from "../store/mod.ts";
 import type { PermissionRelay } from "../permission/mod.ts";
-import type { ServiceStatus } from "./status.ts";
+import type { McpView, ServiceStatus } from "./status.ts";
 
 /** What the MCP server asks of a started service (the rest it answers itself). */
 export type ServiceApp = Pick<McpApp, "callTool" | "readResource">;
@@ -18,4 +22,18 @@ export interface Service {
   permission: PermissionRelay | null;
   status(): ServiceStatus;
   close(): Promise<void>;
+}
+
+/** Options of `startService`. */
+export interface ServiceOptions {
+  /** The workdir lock, held for the service's life (released by `close`). */
+  lock: WorkdirLock;
+  /** Where MCP push notifications go. */
+  push: PushTarget;
+  /** The MCP side of the status (era, client, published schema). */
+  mcp?: () => McpView;
+  /** Extra inbound seams (tests): their card steps replace the product's, commands run first. */
+  seams?: InboundSeams;
+  /** Extra listeners of the conversation log (tests). */
+  listeners?: readonly RecordedListener[];
 }

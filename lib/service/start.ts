@@ -10,34 +10,17 @@
 import type { Config, LaunchOptions } from "../config/mod.ts";
 import { loadConfig } from "../config/mod.ts";
 import { type Deps, failure } from "../core/mod.ts";
-import type { InboundSeams } from "../inbound/mod.ts";
-import type { RecordedListener } from "../conversation/mod.ts";
 import { validateToolCall } from "../mcp/mod.ts";
 import { manualResult } from "../actions/mod.ts";
-import type { PushTarget } from "../notify/mod.ts";
-import { openStore, type Store, type WorkdirLock } from "../store/mod.ts";
+import { openStore, type Store } from "../store/mod.ts";
 import { VERSION } from "./about.ts";
 import { probeConfinement } from "./confinement.ts";
 import { readResource } from "./resources.ts";
 import { startRunning } from "./running.ts";
-import type { Service } from "./service.ts";
-import { buildStatus, type McpView } from "./status.ts";
+import type { Service, ServiceOptions } from "./service.ts";
+import { buildStatus } from "./status.ts";
 
-export type { Service, ServiceApp } from "./service.ts";
-
-/** Options of {@link startService}. */
-export interface ServiceOptions {
-  /** The workdir lock, held for the service's life (released by `close`). */
-  lock: WorkdirLock;
-  /** Where MCP push notifications go. */
-  push: PushTarget;
-  /** The MCP side of the status (era, client, published schema). */
-  mcp?: () => McpView;
-  /** Extra inbound seams (tests). */
-  seams?: InboundSeams;
-  /** Extra listeners of the conversation log (tests). */
-  listeners?: readonly RecordedListener[];
-}
+export type { Service, ServiceApp, ServiceOptions } from "./service.ts";
 
 interface Loaded {
   config: Config | null;
