@@ -1,8 +1,9 @@
 /**
  * Core building blocks shared by every capability: the error type and failure
  * shape, the clock, the redacting stderr logger, compound ids, code-point text
- * helpers, atomic file writes, workers that also run from the bundle, and the
- * categories Feishu calls are counted in.
+ * helpers, atomic file writes, workers that also run from the bundle (and the
+ * one runner of their jobs), the one exponential backoff, and the categories
+ * Feishu calls are counted in.
  * Pure or edge-free; imports nothing else.
  * @module
  */
@@ -29,6 +30,7 @@ export {
 export { codePointLength, isoSeconds, truncateCodePoints, utf8Length } from "./text.ts";
 export { writeFileAtomic } from "./fs.ts";
 export { canonicalJson } from "./json.ts";
+export { exponentialDelay } from "./backoff.ts";
 export { defaultDeps, type Deps } from "./deps.ts";
 export {
   currentWorkerKind,

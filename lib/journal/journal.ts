@@ -36,7 +36,8 @@ export interface JournalSettings {
   log: Logger;
   dedupeTtlMs: number;
   maxAttempts: number;
-  backoff: BackoffOptions;
+  /** Both bounds resolved (`openJournal` applies the defaults). */
+  backoff: Required<BackoffOptions>;
   found: Found;
 }
 
