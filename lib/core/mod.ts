@@ -39,5 +39,6 @@ export {
   type WorkerKind,
   workerName,
 } from "./worker.ts";
+export { type JobOutcome, JobRunner } from "./job_runner.ts";
 export { APP_ID_PATTERN, INBOX_URI, stateDir, STATUS_URI } from "./names.ts";
 export { API_CATEGORIES, type ApiCallCounter, type ApiCategory } from "./api_calls.ts";

@@ -11,7 +11,7 @@
 
 import { createLogger, guardStdout, serveWorker } from "../../core/mod.ts";
 import {
-  type DecodeRequest,
+  type DecodeJob,
   type DecodeResponse,
   isDecodeWorker,
   type WorkerReady,
@@ -21,7 +21,7 @@ import { opusToWav } from "./opus_to_wav.ts";
 
 /** The slice of the worker global scope used here. */
 interface WorkerScope {
-  onmessage: ((event: MessageEvent<DecodeRequest>) => void) | null;
+  onmessage: ((event: MessageEvent<DecodeJob>) => void) | null;
   postMessage(message: DecodeResponse | WorkerReady, transfer?: Transferable[]): void;
 }
 
