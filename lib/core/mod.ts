@@ -32,13 +32,7 @@ export { writeFileAtomic } from "./fs.ts";
 export { canonicalJson } from "./json.ts";
 export { exponentialDelay } from "./backoff.ts";
 export { defaultDeps, type Deps } from "./deps.ts";
-export {
-  currentWorkerKind,
-  serveWorker,
-  spawnWorker,
-  type WorkerKind,
-  workerName,
-} from "./worker.ts";
+export { currentWorkerKind, serveWorker, type WorkerKind, workerName } from "./worker.ts";
 export { type JobOutcome, JobRunner } from "./job_runner.ts";
 export { APP_ID_PATTERN, INBOX_URI, stateDir, STATUS_URI } from "./names.ts";
 export { API_CATEGORIES, type ApiCallCounter, type ApiCategory } from "./api_calls.ts";

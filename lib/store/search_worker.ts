@@ -3,7 +3,7 @@
  * records newest first and testing the pattern, so a slow or pathological
  * regex never blocks the main event loop (stdio, WS ACKs).
  *
- * Started by `search.ts` through `spawnWorker("search", …)`; serves only
+ * Started by `search.ts` through its `JobRunner` of kind `"search"`; serves only
  * inside such a worker (see `lib/core/worker.ts`).
  * @module
  */

@@ -7,7 +7,7 @@
 import { workerName } from "../../core/mod.ts";
 import type { DecodedWav } from "./decoded.ts";
 
-/** The `name` the decode worker is started with (`spawnWorker("decode", …)`). */
+/** The `name` the decode worker is started with (its `JobRunner` is of kind `"decode"`). */
 export const DECODE_WORKER_NAME: string = workerName("decode");
 
 /** One decoding job as the decoder asks it; `audio` is transferred, not copied. */

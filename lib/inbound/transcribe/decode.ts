@@ -22,7 +22,7 @@ export interface OpusDecoderOptions {
   /**
    * The worker module when running from source. Default `decode_worker.ts`
    * beside this file; tests pass a stand-in. A bundle starts itself instead
-   * (`spawnWorker`, `lib/core/worker.ts`).
+   * (see `lib/core/worker.ts`).
    */
   workerUrl?: URL;
 }

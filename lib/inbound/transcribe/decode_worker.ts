@@ -3,7 +3,7 @@
  * WebSocket ACKs never wait on WASM. Announces itself ready, then answers
  * each request with its id.
  *
- * Started by `decode.ts` through `spawnWorker("decode", …)`. It serves only
+ * Started by `decode.ts` through its `JobRunner` of kind `"decode"`. It serves only
  * in such a worker, so the single-file bundle can start itself as the worker
  * (see `lib/core/worker.ts`).
  * @module
