@@ -226,6 +226,7 @@ export async function startService(
         clock: deps.clock,
         log,
         redact: (t) => deps.redactor.redact(t),
+        sink: context.store.journalFigures,
       });
       await figures.refresh();
     } catch (err) {
