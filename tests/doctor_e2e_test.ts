@@ -2,7 +2,8 @@
  * End to end, `doctor`: run as an operator runs it (`deno task doctor`'s
  * command line) beside the real server, which holds the workdir lock, and
  * after it stopped. It reads the connection from the server's health
- * snapshot, the queue, pending Typing reactions and the month's API calls;
+ * snapshot, the queue from the journal figures the server persists, pending
+ * Typing reactions and the month's API calls;
  * it reports dead letters with their reasons; it exits 0 when healthy, 1
  * when something needs attention and 2 on a usage error; it writes no file
  * in a stopped workdir; and no output of it, text or JSON, holds the app
@@ -107,7 +108,12 @@ Deno.test("doctor beside a running server, after it stopped, with a dead letter,
           return (s.quota as Rec).used === emu.requests().length && j.pending === 0 &&
             j.dedupe_keys === 2 && s;
         }, { what: "the server to settle" });
-        const r = await doctor(flags(bridge, ["--json"]));
+        // The server persists its journal figures within seconds of a change.
+        const r = await until(async () => {
+          const out = await doctor(flags(bridge, ["--json"]));
+          const journal = out.json!.journal as Rec;
+          return journal.pending === 0 && journal.dedupe_keys === 2 && out;
+        }, { what: "the server to write its journal figures" });
         assert.equal(r.code, 0, r.stdout + r.stderr);
         const j = r.json!;
         assert.equal(j.healthy, true);
@@ -119,6 +125,7 @@ Deno.test("doctor beside a running server, after it stopped, with a dead letter,
         assert.equal((j.journal as Rec).pending, 0);
         assert.equal((j.journal as Rec).dead_letter_count, 0);
         assert.equal((j.journal as Rec).read_mode, "wal_reader");
+        assert.equal(typeof (j.journal as Rec).snapshot_age_ms, "number");
         assert.equal((j.journal as Rec).dedupe_keys, (status.journal as Rec).dedupe_keys);
         assert.deepEqual(j.typing_pending, { total: 1, by_account: { main: 1 } });
         assert.equal((status.accounts as Rec[])[0]!.typing_pending, 1);
@@ -197,6 +204,12 @@ Deno.test("doctor beside a running server, after it stopped, with a dead letter,
       });
       await journal.idle();
       await journal.close();
+      // Doctor reads what a server wrote: one runs on the workdir again, and stops.
+      const again = await startBridge({
+        config: bridgeConfig(emu.url, { top: { quota: { monthly_calls: 100_000 } } }),
+        workdir,
+      });
+      await again.close();
       const r = await doctor(flags(bridge, ["--json"]));
       assert.equal(r.code, 1);
       const j = r.json!.journal as Rec;

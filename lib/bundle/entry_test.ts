@@ -30,7 +30,7 @@ Deno.test("the bundle entry, started as a search worker, answers a job posted as
   const { worker, next } = startEntry("search");
   try {
     const job: SearchJob = {
-      jobId: 7,
+      id: 7,
       dbPath: store.path,
       account: "main",
       chatId: null,
@@ -39,8 +39,9 @@ Deno.test("the bundle entry, started as a search worker, answers a job posted as
       cap: 5,
     };
     worker.postMessage(job);
-    assert.deepEqual(await next(), { jobId: 7, type: "started" });
-    assert.deepEqual(await next(), { jobId: 7, type: "done", total: 0 });
+    assert.deepEqual(await next(), { ready: true });
+    assert.deepEqual(await next(), { id: 7, type: "started" });
+    assert.deepEqual(await next(), { id: 7, type: "done", total: 0 });
   } finally {
     worker.terminate();
     await Deno.remove(workdir, { recursive: true });

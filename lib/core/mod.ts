@@ -1,8 +1,9 @@
 /**
  * Core building blocks shared by every capability: the error type and failure
  * shape, the clock, the redacting stderr logger, compound ids, code-point text
- * helpers, atomic file writes, workers that also run from the bundle, and the
- * categories Feishu calls are counted in.
+ * helpers, atomic file writes, workers that also run from the bundle (and the
+ * one runner of their jobs), the one exponential backoff, and the categories
+ * Feishu calls are counted in.
  * Pure or edge-free; imports nothing else.
  * @module
  */
@@ -29,13 +30,9 @@ export {
 export { codePointLength, isoSeconds, truncateCodePoints, utf8Length } from "./text.ts";
 export { writeFileAtomic } from "./fs.ts";
 export { canonicalJson } from "./json.ts";
+export { exponentialDelay } from "./backoff.ts";
 export { defaultDeps, type Deps } from "./deps.ts";
-export {
-  currentWorkerKind,
-  serveWorker,
-  spawnWorker,
-  type WorkerKind,
-  workerName,
-} from "./worker.ts";
+export { currentWorkerKind, serveWorker, type WorkerKind, workerName } from "./worker.ts";
+export { type JobOutcome, JobRunner } from "./job_runner.ts";
 export { APP_ID_PATTERN, INBOX_URI, stateDir, STATUS_URI } from "./names.ts";
 export { API_CATEGORIES, type ApiCallCounter, type ApiCategory } from "./api_calls.ts";

@@ -13,7 +13,10 @@
  *    whose only top-level effect is `serveWorker("<kind>", serve…)` (in a
  *    bundle a module's top level may run in any thread; the guard makes it a
  *    no-op outside a worker of that kind);
- * 3. spawn it with `spawnWorker("<kind>", { source: new URL("./<kind>_worker.ts", import.meta.url) })`;
+ * 3. run its jobs with a `JobRunner` (`job_runner.ts`) of that kind and
+ *    `source: new URL("./<kind>_worker.ts", import.meta.url)`; the runner
+ *    spawns the worker here, posts `{ ...request, id }` once the worker has
+ *    posted `{ ready: true }`, and reads the answers carrying that id;
  * 4. register its loader in `lib/bundle/workers.ts` (`deno check` fails until you do).
  * @module
  */

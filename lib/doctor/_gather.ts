@@ -1,9 +1,11 @@
 /**
  * What `doctor` reads, all of it read-only: the config (validated as `serve`
- * validates it, secrets kept out), `store.db` (API calls, health snapshots,
- * pending Typing) and the journal's `queue.kv` (FIFO depths, dead letters,
- * dedupe keys). Nothing here takes the workdir lock or writes a file; a
- * missing file is reported as missing, never created.
+ * validates it, secrets kept out) and `store.db`: API calls, health
+ * snapshots, pending Typing, and the journal figures (FIFO depths, dead
+ * letters, dedupe keys) the running server persists there — doctor never
+ * opens the journal's own KV file, whose format is Deno's. Nothing here takes
+ * the workdir lock or writes a file; a missing file is reported as missing,
+ * never created.
  * @module
  */
 
@@ -11,17 +13,17 @@ import { join } from "node:path";
 import type { DatabaseSync } from "node:sqlite";
 import { type LaunchOptions, loadConfig } from "../config/mod.ts";
 import { stateDir } from "../core/mod.ts";
-import { journalPath } from "../journal/mod.ts";
 import { monthKey, type QuotaView, quotaView } from "../quota/mod.ts";
 import {
   type HealthSnapshot,
+  type JournalSnapshot,
   openSqliteReadOnly,
   readApiCalls,
   readHealth,
+  readJournalFigures,
   type ReadOnlyMode,
   readTypingPending,
 } from "../store/mod.ts";
-import { countLive, listPrefix } from "./_kv.ts";
 
 /** The config as doctor shows it: shape and settings, never a secret. */
 export interface ConfigSection {
@@ -58,26 +60,15 @@ export interface StoreSection extends FileSection {
   quota: QuotaView;
 }
 
-/** What `queue.kv` says. */
-export interface JournalSection extends FileSection {
-  fifo: {
-    account: string;
-    chat: string;
-    depth: number;
-    attempts: number;
-    last_error: string | null;
-  }[];
-  pending: number;
-  dead_letters: {
-    account: string;
-    chat: string;
-    seq: number;
-    attempts: number;
-    error: string;
-    admitted_at: string | null;
-    dead_at: string | null;
-  }[];
-  dedupe_keys: number;
+/**
+ * The journal as the server last saw it: the figures it wrote to `store.db`
+ * (the file this section's path, presence and read mode describe), and when.
+ */
+export interface JournalSection extends FileSection, JournalSnapshot {
+  /** When the server wrote the figures, or null when no server has yet. */
+  snapshot_at: string | null;
+  /** How long before this report that was. */
+  snapshot_age_ms: number | null;
 }
 
 /** Everything gathered, with the secrets the output must not contain. */
@@ -88,8 +79,6 @@ export interface Gathered {
   secrets: string[];
 }
 
-const iso = (ms: unknown) =>
-  typeof ms === "number" && Number.isFinite(ms) ? new Date(ms).toISOString() : null;
 const message = (err: unknown) => err instanceof Error ? err.message : String(err);
 
 async function readConfigSection(launch: LaunchOptions): Promise<[ConfigSection, string[]]> {
@@ -161,15 +150,28 @@ function withFile<T extends object>(
   }
 }
 
-function readStoreSection(workdir: string, now: number, monthlyCalls: number | null): StoreSection {
+const NO_FIGURES: JournalSnapshot = {
+  pending: 0,
+  fifo: [],
+  dead_letter_count: 0,
+  dead_letters: [],
+  dedupe_keys: 0,
+};
+
+function readStoreFile(
+  workdir: string,
+  now: number,
+  monthlyCalls: number | null,
+): { store: StoreSection; journal: JournalSection } {
   const month = monthKey(now);
   const none = {
     schema_version: null,
     health: [],
     typing_pending: [],
     quota: quotaView({ month, monthlyCalls, rows: [] }),
+    figures: null,
   };
-  return withFile(join(stateDir(workdir), "store.db"), (db) => {
+  const { figures, ...store } = withFile(join(stateDir(workdir), "store.db"), (db) => {
     const v = db.prepare("SELECT value FROM meta WHERE key = 'schema_version'").get();
     const version = v ? Number(v.value) : null;
     // A store older than the quota's migration has no counts or snapshots yet.
@@ -187,64 +189,26 @@ function readStoreSection(workdir: string, now: number, monthlyCalls: number | n
         monthlyCalls,
         rows: tables.has("api_calls") ? readApiCalls(db, month) : [],
       }),
+      figures: readJournalFigures(db),
     };
   }, none);
-}
-
-function readJournalSection(workdir: string, now: number): JournalSection {
-  const none = { fifo: [], pending: 0, dead_letters: [], dedupe_keys: 0 };
-  return withFile(journalPath(workdir), (db) => {
-    const fifo = new Map<string, JournalSection["fifo"][number]>();
-    for (const row of listPrefix(db, ["journal", "fifo"], { values: true })) {
-      const [, , account, chat] = row.key as [string, string, string, string];
-      const id = `${account}\u0000${chat}`;
-      const value = row.value as { attempts?: number; lastError?: string };
-      const c = fifo.get(id);
-      if (c) c.depth++;
-      // The head of the chat (the smallest seq) is the entry being tried.
-      else {fifo.set(id, {
-          account,
-          chat,
-          depth: 1,
-          attempts: value.attempts ?? 0,
-          last_error: value.lastError ?? null,
-        });}
-    }
-    const dead = listPrefix(db, ["journal", "dead"], { values: true }).map((row) => {
-      const [, , account, chat, seq] = row.key as [string, string, string, string, number];
-      const v = row.value as {
-        attempts?: number;
-        error?: string;
-        admittedAt?: number;
-        deadAt?: number;
-      };
-      return {
-        account,
-        chat,
-        seq: Number(seq),
-        attempts: v.attempts ?? 0,
-        error: String(v.error ?? ""),
-        admitted_at: iso(v.admittedAt),
-        dead_at: iso(v.deadAt),
-      };
-    });
-    const list = [...fifo.values()];
-    return {
-      fifo: list,
-      pending: list.reduce((n, c) => n + c.depth, 0),
-      dead_letters: dead,
-      dedupe_keys: countLive(db, ["journal", "dedupe"], now),
-    };
-  }, none);
+  const { path, present, read_mode, error } = store;
+  const journal: JournalSection = {
+    path,
+    present,
+    read_mode,
+    error,
+    snapshot_at: figures ? new Date(figures.updatedAt).toISOString() : null,
+    snapshot_age_ms: figures ? Math.max(0, now - figures.updatedAt) : null,
+    ...NO_FIGURES,
+    ...figures?.figures,
+  };
+  return { store, journal };
 }
 
 /** Reads everything doctor reports on. */
 export async function gather(launch: LaunchOptions, now: number): Promise<Gathered> {
   const [config, secrets] = await readConfigSection(launch);
-  return {
-    config,
-    store: readStoreSection(launch.workdir, now, config.monthly_calls),
-    journal: readJournalSection(launch.workdir, now),
-    secrets,
-  };
+  const { store, journal } = readStoreFile(launch.workdir, now, config.monthly_calls);
+  return { config, store, journal, secrets };
 }

@@ -1,11 +1,10 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import type { LaunchOptions } from "../config/mod.ts";
-import { createLogger, ManualClock } from "../core/mod.ts";
-import { journalPath, openJournal } from "../journal/mod.ts";
+import { ManualClock } from "../core/mod.ts";
+import { type JournalSnapshot, openStore } from "../store/mod.ts";
 import { gather } from "./_gather.ts";
-import { decodeKey, encodeKeyPrefix } from "./_kv.ts";
-import { buildReport } from "./report.ts";
+import { buildReport, renderText } from "./report.ts";
 
 const launch = (workdir: string): LaunchOptions => ({
   subcommand: "doctor",
@@ -19,110 +18,94 @@ const launch = (workdir: string): LaunchOptions => ({
   json: true,
 });
 
-/** Names and bytes of every file in a folder, `-shm` (SQLite's shared memory) aside. */
+/** Names and digests of every file in a folder, `-shm` (SQLite's shared memory) aside. */
 async function files(dir: string): Promise<Record<string, string>> {
   const out: Record<string, string> = {};
   for await (const e of Deno.readDir(dir)) {
     if (e.name.endsWith("-shm")) continue;
-    out[e.name] = btoa(String.fromCharCode(...await Deno.readFile(join(dir, e.name))));
+    const digest = await crypto.subtle.digest("SHA-256", await Deno.readFile(join(dir, e.name)));
+    out[e.name] = [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, "0")).join("");
   }
   return out;
 }
 
-const keyCases: [string, unknown[]][] = [
-  ["strings", ["journal", "fifo", "main", "oc_1"]],
-  ["a NUL inside a string", ["a\u0000b"]],
-  ["UTF-8 strings", ["日本", "ü"]],
-];
-for (const [name, parts] of keyCases) {
-  Deno.test(`decodeKey() reads back ${name}`, () => {
-    assert.deepEqual(decodeKey(encodeKeyPrefix(parts as string[])), parts);
-  });
-}
+/** Figures as a server writes them: one chat waiting, one dead letter. */
+const FIGURES: JournalSnapshot = {
+  pending: 2,
+  fifo: [{ account: "main", chat: "oc_2", depth: 2, attempts: 1, last_error: "Error: busy" }],
+  dead_letter_count: 1,
+  dead_letters: [{
+    account: "main",
+    chat: "oc_1",
+    seq: 7,
+    attempts: 8,
+    error: "Error: handler refused the event",
+    admitted_at: "2025-01-10T00:00:00.000Z",
+    dead_at: "2025-01-10T00:01:00.000Z",
+  }],
+  dedupe_keys: 4,
+};
 
-Deno.test("decodeKey() reads the numbers, integers and booleans Deno KV writes", async () => {
-  const dir = await Deno.makeTempDir();
-  const kv = await Deno.openKv(join(dir, "k.kv"));
-  const keys: Deno.KvKey[] = [
-    ["n", 0],
-    ["n", 17],
-    ["n", -2.5],
-    ["n", 1_700_000_000_123_456],
-    ["i", 5n],
-    ["i", -300n],
-    ["b", true],
-    ["b", false],
-    ["u", new Uint8Array([0, 1, 255])],
-  ];
-  for (const k of keys) await kv.set(k, 1);
-  kv.close();
-  const { openSqliteReadOnly } = await import("../store/mod.ts");
-  const { db } = openSqliteReadOnly(join(dir, "k.kv"));
-  const got = db.prepare("SELECT k FROM kv").all().map((r) => decodeKey(r.k as Uint8Array));
-  db.close();
-  const norm = (k: readonly unknown[]) =>
-    JSON.stringify(
-      k,
-      (_, v) => typeof v === "bigint" ? `${v}n` : v instanceof Uint8Array ? [...v] : v,
-    );
-  assert.deepEqual(got.map(norm).sort(), keys.map(norm).sort());
-  await Deno.remove(dir, { recursive: true });
-});
-
-Deno.test("gather() reads the journal's depths, dead letters and dedupe keys beside a live journal and after it closed, and writes nothing", async () => {
+Deno.test("gather() reads the journal figures the server wrote, with their age, beside a live store and after it closed, and writes nothing", async () => {
   const workdir = await Deno.makeTempDir();
   const clock = new ManualClock(Date.UTC(2025, 0, 10));
-  const log = createLogger({ sink: () => {} });
-  const path = journalPath(workdir);
-  // A handler that always fails, with one attempt allowed: the entry is dead-lettered.
-  const first = await openJournal({ path, clock, log, maxAttempts: 1 });
-  first.start(() => {
-    throw new Error("handler refused the event");
-  });
-  await first.admit({
-    account: "main",
-    chatKey: "oc_1",
-    dedupeKeys: ["e1", "m1"],
-    payload: { n: 1 },
-  });
-  await first.idle();
-  await first.close();
-  // Unstarted: what it admits waits.
-  const second = await openJournal({ path, clock, log });
-  await second.admit({ account: "main", chatKey: "oc_2", dedupeKeys: ["e2"], payload: { n: 2 } });
-  await second.admit({ account: "main", chatKey: "oc_2", dedupeKeys: ["e3"], payload: { n: 3 } });
+  const store = openStore(workdir, clock);
   const state = join(workdir, "feishu");
-  const before = await files(state);
-
-  const live = await gather(launch(workdir), clock.now());
-  assert.equal(live.journal.read_mode, "wal_reader");
-  assert.deepEqual(live.journal.fifo, [
-    { account: "main", chat: "oc_2", depth: 2, attempts: 0, last_error: null },
-  ]);
-  assert.equal(live.journal.pending, 2);
-  assert.equal(live.journal.dedupe_keys, 4);
-  assert.equal(live.journal.dead_letters.length, 1);
-  assert.equal(live.journal.dead_letters[0]!.error, "Error: handler refused the event");
-  assert.equal(live.journal.dead_letters[0]!.chat, "oc_1");
-  assert.deepEqual(await files(state), before, "doctor changed a file beside the live journal");
-
-  await second.close();
+  try {
+    store.journalFigures.put(FIGURES);
+    const before = await files(state);
+    clock.advance(3000);
+    const live = await gather(launch(workdir), clock.now());
+    assert.equal(live.journal.read_mode, "wal_reader");
+    assert.equal(live.journal.path, store.path);
+    assert.equal(live.journal.snapshot_at, "2025-01-10T00:00:00.000Z");
+    assert.equal(live.journal.snapshot_age_ms, 3000);
+    assert.deepEqual(live.journal.fifo, FIGURES.fifo);
+    assert.equal(live.journal.pending, 2);
+    assert.equal(live.journal.dedupe_keys, 4);
+    assert.equal(live.journal.dead_letter_count, 1);
+    assert.deepEqual(live.journal.dead_letters, FIGURES.dead_letters);
+    assert.deepEqual(await files(state), before, "doctor changed a file beside the live store");
+  } finally {
+    store.close();
+  }
   const closedFiles = await files(state);
   const stopped = await gather(launch(workdir), clock.now());
   assert.equal(stopped.journal.read_mode, "snapshot");
   assert.equal(stopped.journal.pending, 2);
   assert.equal(stopped.journal.dead_letters.length, 1);
-  // Expired keys are not counted: past the dedupe lifetime (KV expires on the
-  // real clock) nothing is held.
-  const later = await gather(launch(workdir), Date.now() + 8 * 24 * 3600_000);
-  assert.equal(later.journal.dedupe_keys, 0);
-  assert.deepEqual(await files(state), closedFiles, "doctor changed a file of the stopped journal");
+  assert.deepEqual(await files(state), closedFiles, "doctor changed a file of the stopped store");
   assert.ok(!Object.keys(await files(state)).some((n) => n.endsWith("-wal")));
 
   const report = buildReport(stopped, clock.now());
   assert.equal(report.healthy, false);
+  assert.ok(report.attention.includes("1 dead letter in the journal"));
   assert.deepEqual(report.journal.dead_letter_reasons, [
     { error: "Error: handler refused the event", count: 1 },
   ]);
+  const text = renderText(report);
+  assert.match(
+    text,
+    /Journal \(from the server's last snapshot, 2025-01-10T00:00:00\.000Z \(3 s ago\)\)/,
+  );
+  assert.match(text, /pending: 2 · dead letters: 1 · dedupe keys: 4/);
+  assert.match(text, /main oc_2: 2 waiting · 1 failed attempts, last: Error: busy/);
+  await Deno.remove(workdir, { recursive: true });
+});
+
+Deno.test("gather() says when no server has written journal figures yet", async () => {
+  const workdir = await Deno.makeTempDir();
+  openStore(workdir, new ManualClock(0)).close();
+  const g = await gather(launch(workdir), 0);
+  assert.equal(g.journal.snapshot_at, null);
+  assert.equal(g.journal.snapshot_age_ms, null);
+  assert.deepEqual([g.journal.pending, g.journal.dead_letter_count, g.journal.dedupe_keys], [
+    0,
+    0,
+    0,
+  ]);
+  const report = buildReport(g, 0);
+  assert.ok(report.attention.includes("journal: no server has written its figures yet"));
+  assert.match(renderText(report), /Journal \(no server has written its figures yet\)/);
   await Deno.remove(workdir, { recursive: true });
 });

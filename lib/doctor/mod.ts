@@ -2,9 +2,9 @@
  * `doctor`: a read-only health report of a workdir, for operators, that
  * works while the server runs (it never takes the workdir lock) and after it
  * stopped. It validates the config as `serve` does, reads the connection
- * health the server persists, the journal's queues, dead letters and dedupe
- * keys, the pending Typing reactions, and this month's API calls against the
- * quota. Text by default, `--json` for machines. Exit 0 when healthy, 1 when
+ * health and the journal figures (queues, dead letters, dedupe keys) the
+ * server persists, with their age, the pending Typing reactions, and this
+ * month's API calls against the quota. Text by default, `--json` for machines. Exit 0 when healthy, 1 when
  * something needs attention; usage errors exit 2 before this runs. It never
  * writes a file and never prints a secret or a token.
  * @module

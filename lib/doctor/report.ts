@@ -30,7 +30,6 @@ export interface DoctorReport {
   connections: ConnectionReport[];
   store: Omit<Gathered["store"], "health" | "quota" | "typing_pending">;
   journal: Omit<Gathered["journal"], "dead_letters"> & {
-    dead_letter_count: number;
     dead_letter_reasons: { error: string; count: number }[];
     /** The newest dead letters (at most 20), without their payloads. */
     dead_letters: Gathered["journal"]["dead_letters"];
@@ -52,7 +51,7 @@ const iso = (ms: number | null) => ms === null ? null : new Date(ms).toISOString
  * const r = buildReport({
  *   config: { path: "/c.json", valid: true, errors: [], accounts: [], monthly_calls: null, media_roots: [], transcriber: null, tool_schema: "auto" },
  *   store: { ...file, schema_version: 5, health: [], typing_pending: [], quota },
- *   journal: { ...file, fifo: [], pending: 0, dedupe_keys: 0, dead_letters: [{ account: "main", chat: "oc_1", seq: 1, attempts: 8, error: "boom", admitted_at: null, dead_at: null }] },
+ *   journal: { ...file, snapshot_at: "1970-01-01T00:00:00.000Z", snapshot_age_ms: 0, fifo: [], pending: 0, dedupe_keys: 0, dead_letter_count: 1, dead_letters: [{ account: "main", chat: "oc_1", seq: 1, attempts: 8, error: "boom", admitted_at: null, dead_at: null }] },
  *   secrets: [],
  * }, 0);
  * if (r.healthy || !r.attention[0]?.includes("dead letter")) throw new Error(r.attention.join());
@@ -63,10 +62,12 @@ export function buildReport(g: Gathered, now: number): DoctorReport {
   if (!g.config.valid) {
     attention.push(`config: ${g.config.errors.join("; ") || "invalid"}`);
   }
-  for (const f of [g.store, g.journal]) {
-    if (!f.present) {
-      attention.push(`${f.path} does not exist (has the server run in this workdir?)`);
-    } else if (f.error) attention.push(`${f.path} could not be read: ${f.error}`);
+  const f = g.store;
+  if (!f.present) {
+    attention.push(`${f.path} does not exist (has the server run in this workdir?)`);
+  } else if (f.error) attention.push(`${f.path} could not be read: ${f.error}`);
+  else if (g.journal.snapshot_at === null) {
+    attention.push("journal: no server has written its figures yet");
   }
   const snapshots = new Map(g.store.health.map((h) => [h.account, h]));
   const aliases = g.config.accounts.length
@@ -102,8 +103,9 @@ export function buildReport(g: Gathered, now: number): DoctorReport {
     }
   }
   const dead = g.journal.dead_letters;
-  if (dead.length) {
-    attention.push(`${dead.length} dead letter${dead.length === 1 ? "" : "s"} in the journal`);
+  const deadCount = g.journal.dead_letter_count;
+  if (deadCount) {
+    attention.push(`${deadCount} dead letter${deadCount === 1 ? "" : "s"} in the journal`);
   }
   if (g.store.quota.warning) attention.push(`quota: ${g.store.quota.warning}`);
 
@@ -120,7 +122,7 @@ export function buildReport(g: Gathered, now: number): DoctorReport {
     store,
     journal: {
       ...journal,
-      dead_letter_count: dead.length,
+      dead_letter_count: deadCount,
       dead_letter_reasons: reasonsOf(dead),
       dead_letters: [...dead].sort((a, b) => (b.dead_at ?? "").localeCompare(a.dead_at ?? ""))
         .slice(0, 20),
@@ -174,7 +176,12 @@ export function renderText(r: DoctorReport): string {
     if (c.last_error) out.push(`    last error: ${c.last_error}`);
   }
   const j = r.journal;
-  out.push("", `Journal (${j.path}${j.present ? "" : ", absent"})`);
+  out.push(
+    "",
+    j.snapshot_at === null
+      ? "Journal (no server has written its figures yet)"
+      : `Journal (from the server's last snapshot, ${j.snapshot_at}${age(j.snapshot_age_ms)})`,
+  );
   out.push(
     `  pending: ${j.pending} · dead letters: ${j.dead_letter_count} · dedupe keys: ${j.dedupe_keys}`,
   );

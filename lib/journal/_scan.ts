@@ -1,6 +1,6 @@
 /**
- * Reads the journal's KV file: what `openJournal` resumes from, and the
- * dead letters.
+ * Reads the journal's KV file: what `openJournal` resumes from, the dead
+ * letters, and the heads of the FIFOs.
  * @module
  */
 
@@ -10,11 +10,12 @@ import {
   DEAD_PREFIX,
   type DeadValue,
   FIFO_PREFIX,
+  fifoPrefix,
   type FifoValue,
   partKey,
   STAGED_PREFIX,
 } from "./_keys.ts";
-import type { DeadLetter } from "./types.ts";
+import type { ChatDepth, ChatHead, DeadLetter } from "./types.ts";
 
 /** What `openJournal` finds in the KV file. */
 export interface Found {
@@ -76,6 +77,18 @@ export async function readDeadLetters(kv: Deno.Kv, limit: number): Promise<DeadL
       admittedAt: e.value.admittedAt,
       deadAt: e.value.deadAt,
     });
+  }
+  return out;
+}
+
+/** The head entry of each of `chats` (their FIFOs): its failed attempts and last error. */
+export async function readHeads(kv: Deno.Kv, chats: readonly ChatDepth[]): Promise<ChatHead[]> {
+  const out: ChatHead[] = [];
+  for (const chat of chats) {
+    let head: FifoValue | null = null;
+    const prefix = fifoPrefix(chat.account, chat.chatKey);
+    for await (const e of kv.list<FifoValue>({ prefix }, { limit: 1 })) head = e.value;
+    out.push({ ...chat, attempts: head?.attempts ?? 0, lastError: head?.lastError ?? null });
   }
   return out;
 }

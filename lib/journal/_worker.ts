@@ -8,8 +8,7 @@
  */
 
 import { RetryLater } from "./types.ts";
-import type { Clock, Logger } from "../core/mod.ts";
-import { backoffDelay } from "./_backoff.ts";
+import { type Clock, exponentialDelay, type Logger } from "../core/mod.ts";
 import { decodeBody, readParts } from "./_body.ts";
 import { deadKey, type DeadValue, fifoKey, fifoPrefix, type FifoValue, partKey } from "./_keys.ts";
 import type { BackoffOptions, JobHandler, JsonValue } from "./types.ts";
@@ -23,7 +22,8 @@ export interface WorkerHost {
   /** Aborted when the journal closes. */
   signal: AbortSignal;
   maxAttempts: number;
-  backoff: BackoffOptions;
+  /** Bounded exponential: `baseMs` after the first failure, doubling, at most `maxMs`. */
+  backoff: Required<BackoffOptions>;
   /** Settles when every admit of this chat called before `seq` settled; null if none. */
   earlierAdmits(seq: number): Promise<unknown> | null;
   /** Set by a kick while the worker runs; the worker reads it before exiting. */
@@ -71,7 +71,7 @@ export async function runChatWorker(
         // delay instead of letting the chat stall until the next doorbell.
         host.report("fault");
         host.log.error("journal worker fault", { ...chat, error: errorText(err) });
-        await host.clock.sleep(backoffDelay(1, host.backoff), host.signal).catch((e) => {
+        await host.clock.sleep(exponentialDelay(1, host.backoff), host.signal).catch((e) => {
           if (!host.signal.aborted) throw e;
         });
       }
@@ -135,7 +135,7 @@ async function runHead(
     host.log.error("journal entry dead-lettered after its last attempt", ctx);
     return;
   }
-  const retryAt = host.clock.now() + backoffDelay(attempt, host.backoff);
+  const retryAt = host.clock.now() + exponentialDelay(attempt, host.backoff);
   const next: FifoValue = { ...head.value, attempts: attempt, retryAt, lastError: error };
   await commitOrThrow(host.kv.atomic().check(head).set(head.key, next), "record a failed attempt");
   host.report("failed");

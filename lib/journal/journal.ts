@@ -8,13 +8,14 @@
 import type { Clock, Logger } from "../core/mod.ts";
 import { commitAdmit } from "./_admit.ts";
 import { chatId, DEDUPE_PREFIX, readDoorbell } from "./_keys.ts";
-import { type Found, readDeadLetters } from "./_scan.ts";
+import { type Found, readDeadLetters, readHeads } from "./_scan.ts";
 import { SeqAllocator } from "./_seq.ts";
 import { runChatWorker, type WorkerHost } from "./_worker.ts";
 import type {
   AdmitInput,
   AdmitResult,
   BackoffOptions,
+  ChatHead,
   DeadLetter,
   JobHandler,
   JournalStats,
@@ -36,7 +37,8 @@ export interface JournalSettings {
   log: Logger;
   dedupeTtlMs: number;
   maxAttempts: number;
-  backoff: BackoffOptions;
+  /** Both bounds resolved (`openJournal` applies the defaults). */
+  backoff: Required<BackoffOptions>;
   found: Found;
 }
 
@@ -145,6 +147,11 @@ export class Journal implements AsyncDisposable {
       faults: this.#counts.faults,
       doorbells: this.#counts.doorbells,
     };
+  }
+
+  /** Reads the head entry of every non-empty FIFO: how often it failed, and why. */
+  heads(): Promise<ChatHead[]> {
+    return readHeads(this.#kv, this.stats().fifo);
   }
 
   /** Reads dead letters, oldest chat key first (at most `limit`, default 100). */

@@ -16,6 +16,10 @@ export const MIN_DEDUPE_TTL_MS = 24 * 60 * 60 * 1000;
 export const DEFAULT_DEDUPE_TTL_MS = 7 * MIN_DEDUPE_TTL_MS;
 /** Default runs of one entry before it is dead-lettered. */
 export const DEFAULT_MAX_ATTEMPTS = 8;
+/** Default delay after the first failure (doubling after each further one). */
+export const DEFAULT_BACKOFF_BASE_MS = 1000;
+/** Default upper bound of a retry delay. */
+export const DEFAULT_BACKOFF_MAX_MS = 300_000;
 
 /**
  * The KV file of a workdir: `<workdir>/feishu/queue.kv`.
@@ -57,7 +61,10 @@ export async function openJournal(options: JournalOptions): Promise<Journal> {
       log: options.log,
       dedupeTtlMs,
       maxAttempts,
-      backoff: options.backoff ?? {},
+      backoff: {
+        baseMs: options.backoff?.baseMs ?? DEFAULT_BACKOFF_BASE_MS,
+        maxMs: options.backoff?.maxMs ?? DEFAULT_BACKOFF_MAX_MS,
+      },
       found,
     });
   } catch (err) {

@@ -82,6 +82,14 @@ export interface ChatDepth {
   depth: number;
 }
 
+/** One chat's FIFO and the entry at its head (the one being tried). */
+export interface ChatHead extends ChatDepth {
+  /** Failed runs of the head entry so far. */
+  attempts: number;
+  /** The head entry's last error, or null when it has not failed. */
+  lastError: string | null;
+}
+
 /** A snapshot for the status resource; counters cover this process's lifetime. */
 export interface JournalStats {
   /** Non-empty FIFOs only. */

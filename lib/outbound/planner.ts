@@ -8,8 +8,9 @@
  *   thread by a linear pre-scan, before any parse (`FORMAT_ERROR`);
  * - markdown above a small threshold is planned in a Worker running the same
  *   pure functions; inputs below it run inline;
- * - each job runs in a worker of its own (a small pool, one idle worker kept
- *   warm), so an ordinary call never waits behind a heavy one; only past
+ * - each job runs in a worker of its own (the core's `JobRunner`: a small
+ *   pool, one idle worker kept warm), so an ordinary call never waits behind
+ *   a heavy one; only past
  *   {@link MAX_PLAN_WORKERS} concurrent heavy jobs do jobs queue;
  * - a job that runs past its time budget (counted from when its worker has
  *   loaded) has its worker terminated and fails with a `FORMAT_ERROR` that
@@ -19,7 +20,7 @@
  * @module
  */
 
-import { BridgeError, type Clock, spawnWorker, systemClock } from "../core/mod.ts";
+import { BridgeError, type Clock, JobRunner, systemClock } from "../core/mod.ts";
 import { assertMarkdownNesting } from "./markdown/mod.ts";
 import { type EditPlan, type EditTarget, planEdit } from "./edit_plan.ts";
 import { materialise, type Materialised, type MaterialiseOptions } from "./materialise.ts";
@@ -37,16 +38,18 @@ export const PLAN_BUDGET_MS = 10_000;
 /** Workers that may run jobs at once; further heavy jobs queue. */
 export const MAX_PLAN_WORKERS = 4;
 
-/** A job for the worker. */
-export type PlanJob =
-  | { id: number; op: "materialise"; content: NormalisedContent; options: MaterialiseOptions }
+/** A job for the worker, as the planner asks it. */
+export type PlanRequest =
+  | { op: "materialise"; content: NormalisedContent; options: MaterialiseOptions }
   | {
-    id: number;
     op: "planEdit";
     target: EditTarget;
     content: NormalisedContent;
     options: MaterialiseOptions;
   };
+
+/** A job as the worker receives it: with the id its answer carries. */
+export type PlanJob = PlanRequest & { id: number };
 
 /** A `BridgeError` or another error, as plain data across the worker boundary. */
 export type PlanError =
@@ -59,14 +62,16 @@ export type PlanError =
   }
   | { bridge: false; name: string; message: string };
 
-/** The worker's answer (or, once at start, that it has loaded and serves). */
-export type PlanReply =
-  | { ready: true }
+/** The worker's answer to one job. */
+export type PlanAnswer =
   | { id: number; ok: true; value: Materialised | EditPlan }
   | { id: number; ok: false; error: PlanError };
 
+/** What the worker posts: an answer, or, once at start, that it has loaded and serves. */
+export type PlanReply = { ready: true } | PlanAnswer;
+
 /** Runs one job inline (the worker calls this too). */
-export function runPlanJob(job: PlanJob): Materialised | EditPlan {
+export function runPlanJob(job: PlanRequest): Materialised | EditPlan {
   return job.op === "materialise"
     ? materialise(job.content, job.options)
     : planEdit(job.target, job.content, job.options);
@@ -128,45 +133,31 @@ export interface PlannerOptions {
   clock?: Clock;
 }
 
-/** A job waiting for, or running in, a worker. */
-interface Task {
-  job: PlanJob;
-  resolve(v: unknown): void;
-  reject(e: unknown): void;
-}
-
-/** A job running in its worker, with the timer of its budget. */
-interface Running {
-  task: Task;
-  timer: AbortController;
-}
-
-/** Workers that have loaded their code (the budget counts from then, not from the spawn). */
-const READY = new WeakSet<Worker>();
-
 /** Materialises and plans edits, in a worker when the markdown is large. */
 export class Planner {
   readonly #threshold: number;
   readonly #budgetMs: number;
-  readonly #maxWorkers: number;
-  readonly #clock: Clock;
-  /** At most one warm worker waits for the next job. */
-  #idle: Worker | null = null;
-  readonly #running = new Map<Worker, Running>();
-  readonly #queue: Task[] = [];
-  #nextId = 1;
+  readonly #runner: JobRunner<PlanRequest, PlanAnswer>;
   #closed = false;
 
   constructor(options: PlannerOptions = {}) {
     this.#threshold = options.threshold ?? OFF_THREAD_THRESHOLD;
     this.#budgetMs = options.budgetMs ?? PLAN_BUDGET_MS;
-    this.#maxWorkers = Math.max(1, options.maxWorkers ?? MAX_PLAN_WORKERS);
-    this.#clock = options.clock ?? systemClock;
+    this.#runner = new JobRunner({
+      kind: "plan",
+      source: new URL("./planner_worker.ts", import.meta.url),
+      clock: options.clock ?? systemClock,
+      maxWorkers: options.maxWorkers ?? MAX_PLAN_WORKERS,
+      errors: {
+        closed: () => new Error("Expected an open planner but found it closed"),
+        crashed: (message) => new Error(`Materialisation worker failed: ${message}`),
+      },
+    });
   }
 
   /** {@link materialise}, off the main thread when heavy. */
   materialise(content: NormalisedContent, options: MaterialiseOptions = {}): Promise<Materialised> {
-    return this.#run({ id: 0, op: "materialise", content, options }) as Promise<Materialised>;
+    return this.#run({ op: "materialise", content, options }) as Promise<Materialised>;
   }
 
   /** {@link planEdit}, off the main thread when heavy. */
@@ -175,7 +166,7 @@ export class Planner {
     content: NormalisedContent,
     options: MaterialiseOptions = {},
   ): Promise<EditPlan> {
-    return this.#run({ id: 0, op: "planEdit", target, content, options }) as Promise<EditPlan>;
+    return this.#run({ op: "planEdit", target, content, options }) as Promise<EditPlan>;
   }
 
   /** Whether a content would be planned in a worker. */
@@ -185,29 +176,21 @@ export class Planner {
 
   /** Jobs running in workers and jobs waiting for one (for tests and status). */
   load(): { running: number; queued: number } {
-    return { running: this.#running.size, queued: this.#queue.length };
+    return this.#runner.load();
   }
 
   /** Stops every worker; pending jobs reject. */
   close(): void {
     this.#closed = true;
-    const reason = new Error("Expected an open planner but found it closed");
-    this.#idle?.terminate();
-    this.#idle = null;
-    for (const [worker, r] of this.#running) {
-      r.timer.abort();
-      worker.terminate();
-      r.task.reject(reason);
-    }
-    this.#running.clear();
-    for (const task of this.#queue.splice(0)) task.reject(reason);
+    this.#runner.close();
   }
 
   [Symbol.dispose](): void {
     this.close();
   }
 
-  #run(job: PlanJob): Promise<Materialised | EditPlan> {
+  #run(job: PlanRequest): Promise<Materialised | EditPlan> {
+    // A closed planner refuses every job, even one it would run inline.
     if (this.#closed) {
       return Promise.reject(new Error("Expected an open planner but found it closed"));
     }
@@ -224,82 +207,28 @@ export class Planner {
     } catch (err) {
       return Promise.reject(err);
     }
-    return new Promise((resolve, reject) => {
-      this.#queue.push({ job: { ...job, id: this.#nextId++ }, resolve, reject });
-      this.#pump();
+    return this.#runner.run<Materialised | EditPlan>({
+      request: job,
+      // The budget counts from when the worker has loaded, not from the spawn.
+      limit: { ms: this.#budgetMs, from: "posted", expire: () => this.#overrun() },
+      answer: (reply) =>
+        reply.ok
+          ? { ok: true, value: reply.value }
+          : { ok: false, error: fromPlanError(reply.error) },
     });
   }
 
-  /** Starts queued jobs while workers are free. */
-  #pump(): void {
-    while (this.#queue.length > 0 && this.#running.size < this.#maxWorkers) {
-      const task = this.#queue.shift()!;
-      const worker = this.#idle ?? this.#spawn();
-      this.#idle = null;
-      const timer = new AbortController();
-      this.#running.set(worker, { task, timer });
-      if (READY.has(worker)) this.#arm(worker, timer);
-      worker.postMessage(task.job);
-    }
-  }
-
-  /** Starts the budget of the job running in `worker`. */
-  #arm(worker: Worker, timer: AbortController): void {
-    this.#clock.sleep(this.#budgetMs, timer.signal).then(
-      () => this.#overrun(worker),
-      () => {/* answered in time */},
-    );
-  }
-
-  #spawn(): Worker {
-    const worker = spawnWorker("plan", { source: new URL("./planner_worker.ts", import.meta.url) });
-    worker.onmessage = (ev: MessageEvent<PlanReply>) => {
-      const r = this.#running.get(worker);
-      if ("ready" in ev.data) {
-        READY.add(worker);
-        if (r !== undefined) this.#arm(worker, r.timer);
-        return;
-      }
-      if (r === undefined || r.task.job.id !== ev.data.id) return;
-      this.#running.delete(worker);
-      r.timer.abort();
-      if (this.#idle === null && !this.#closed) this.#idle = worker;
-      else worker.terminate();
-      const reply = ev.data;
-      if (reply.ok) r.task.resolve(reply.value);
-      else r.task.reject(fromPlanError(reply.error));
-      this.#pump();
-    };
-    worker.onerror = (ev) => {
-      ev.preventDefault();
-      this.#drop(worker, new Error(`Materialisation worker failed: ${ev.message}`));
-    };
-    return worker;
-  }
-
   /** The job ran past its budget: its worker is stopped, the job fails. */
-  #overrun(worker: Worker): void {
+  #overrun(): { ok: false; error: BridgeError } {
     const seconds = Math.round(this.#budgetMs / 100) / 10;
-    this.#drop(
-      worker,
-      new BridgeError(
+    return {
+      ok: false,
+      error: new BridgeError(
         "FORMAT_ERROR",
         `markdown took longer than ${seconds} s to plan (the budget of one message); ` +
           `send shorter or simpler markdown`,
       ),
-    );
-  }
-
-  #drop(worker: Worker, reason: Error): void {
-    worker.terminate();
-    if (this.#idle === worker) this.#idle = null;
-    const r = this.#running.get(worker);
-    if (r !== undefined) {
-      this.#running.delete(worker);
-      r.timer.abort();
-      r.task.reject(reason);
-    }
-    this.#pump();
+    };
   }
 }
 

@@ -2,7 +2,7 @@
  * Worker side of {@link Planner}: runs materialisation and edit planning of
  * large markdown away from the main event loop (stdio, long-connection ACKs).
  *
- * Started by `planner.ts` through `spawnWorker("plan", …)`; serves only
+ * Started by `planner.ts` through its `JobRunner` of kind `"plan"`; serves only
  * inside such a worker (see `lib/core/worker.ts`).
  * @module
  */

@@ -5,7 +5,10 @@
  * few seconds and only when something changed), and the journal figures
  * that cost a KV scan (dedupe keys, dead-letter reasons), refreshed in the
  * background for the synchronous status when the journal admitted or
- * dead-lettered something since, or every few seconds for expiries.
+ * dead-lettered something since, or every few seconds for expiries; each read
+ * is also persisted to the store for `doctor` (the waiting entries per chat,
+ * the dead letters, the dedupe keys), read again every few seconds when the
+ * journal changed and at least once a minute.
  * @module
  */
 
@@ -13,12 +16,14 @@ import type { Account } from "../account/mod.ts";
 import type { Clock, Logger } from "../core/mod.ts";
 import type { LongConnectionStatus } from "../feishu/mod.ts";
 import type { Journal } from "../journal/mod.ts";
-import type { Store } from "../store/mod.ts";
+import type { JournalSnapshot, Store } from "../store/mod.ts";
 
 /** How often unchanged-state details (the last event, the last error) are written at most. */
 export const HEALTH_INTERVAL_MS = 5000;
 /** How old the journal figures may get before a status read refreshes them. */
 export const JOURNAL_FIGURES_MAX_AGE_MS = 2000;
+/** How old the persisted journal figures get at most while the server runs. */
+export const JOURNAL_SNAPSHOT_MAX_AGE_MS = 60_000;
 
 /** Writes the health snapshots. */
 export interface HealthRecorder {
@@ -110,17 +115,35 @@ export interface JournalFigures {
 export interface JournalInspector {
   /** The latest figures (kicks a refresh when they are old), or null before the first read. */
   figures(): JournalFigures | null;
-  /** Reads the figures now. */
+  /** Reads the figures now (and persists them when the inspector has a sink). */
   refresh(): Promise<void>;
-  /** Waits for a refresh under way. */
+  /** Stops the background reads, waits for one under way, and persists a last read. */
   close(): Promise<void>;
 }
 
+/** Where the inspector persists each read for `doctor` (the store's `journalFigures`). */
+export interface JournalFiguresSink {
+  put(figures: JournalSnapshot): void;
+}
+
+/** Options of {@link createJournalInspector}. */
+export interface JournalInspectorOptions {
+  journal: Journal;
+  clock: Clock;
+  log: Logger;
+  /** Cleans error texts (secrets, tokens) before they are shown or persisted. */
+  redact?: (text: string) => string;
+  /**
+   * Persists every read. With a sink the inspector also reads on its own:
+   * every {@link JOURNAL_FIGURES_MAX_AGE_MS} when the journal changed, and at
+   * least every {@link JOURNAL_SNAPSHOT_MAX_AGE_MS}.
+   */
+  sink?: JournalFiguresSink;
+}
+
 /** Builds the inspector of one journal. */
-export function createJournalInspector(
-  options: { journal: Journal; clock: Clock; log: Logger; redact?: (text: string) => string },
-): JournalInspector {
-  const { journal, clock, log } = options;
+export function createJournalInspector(options: JournalInspectorOptions): JournalInspector {
+  const { journal, clock, log, sink } = options;
   const redact = options.redact ?? ((t: string) => t);
   let figures: JournalFigures | null = null;
   let readAt = Number.NEGATIVE_INFINITY;
@@ -129,13 +152,26 @@ export function createJournalInspector(
     const s = journal.stats();
     return `${s.admitted}/${s.deadLetters}`;
   };
+  // Anything the persisted snapshot shows (waiting entries, attempts) changed.
+  const state = () => {
+    const s = journal.stats();
+    return `${s.admitted}/${s.processed}/${s.failures}/${s.deadLetters}/${s.pending}`;
+  };
   let readVersion = "";
+  let readState = "";
   let running: Promise<void> | null = null;
   let closed = false;
+  let sinkFailed = false;
+  const stop = new AbortController();
 
   const read = async () => {
     readVersion = version();
-    const [dedupe, dead] = await Promise.all([journal.dedupeKeys(), journal.deadLetters()]);
+    readState = state();
+    const [dedupe, dead, heads] = await Promise.all([
+      journal.dedupeKeys(),
+      journal.deadLetters(),
+      sink ? journal.heads() : [],
+    ]);
     figures = {
       dedupe_keys: dedupe,
       dead_letter_reasons: reasons(dead.map((d) => ({ error: redact(d.error) }))),
@@ -143,6 +179,14 @@ export function createJournalInspector(
     };
     readAt = clock.now();
     figures.as_of = new Date(readAt).toISOString();
+    if (!sink) return;
+    try {
+      sink.put(snapshotOf(journal, { dedupe, dead, heads }, redact));
+      sinkFailed = false;
+    } catch (err) {
+      if (!sinkFailed) log.warn("journal figures not written", { error: String(err) });
+      sinkFailed = true;
+    }
   };
   const refresh = () => {
     if (closed) return Promise.resolve();
@@ -150,6 +194,20 @@ export function createJournalInspector(
       .finally(() => (running = null));
     return running;
   };
+  const loop = sink
+    ? (async () => {
+      while (!stop.signal.aborted) {
+        try {
+          await clock.sleep(JOURNAL_FIGURES_MAX_AGE_MS, stop.signal);
+        } catch {
+          return;
+        }
+        if (state() !== readState || clock.now() - readAt >= JOURNAL_SNAPSHOT_MAX_AGE_MS) {
+          await refresh();
+        }
+      }
+    })()
+    : null;
   return {
     figures() {
       if (clock.now() - readAt >= JOURNAL_FIGURES_MAX_AGE_MS || version() !== readVersion) {
@@ -160,8 +218,48 @@ export function createJournalInspector(
     refresh,
     async close() {
       closed = true;
+      stop.abort();
+      await loop;
       await running;
+      if (sink) {
+        await read().catch((err) => log.debug("journal figures not read", { error: String(err) }));
+      }
     },
+  };
+}
+
+/** What one read persists: the figures doctor shows, errors cleaned. */
+function snapshotOf(
+  journal: Journal,
+  read: {
+    dedupe: number;
+    dead: Awaited<ReturnType<Journal["deadLetters"]>>;
+    heads: Awaited<ReturnType<Journal["heads"]>>;
+  },
+  redact: (text: string) => string,
+): JournalSnapshot {
+  const iso = (ms: number) => Number.isFinite(ms) ? new Date(ms).toISOString() : null;
+  const fifo = read.heads.map((h) => ({
+    account: h.account,
+    chat: h.chatKey,
+    depth: h.depth,
+    attempts: h.attempts,
+    last_error: h.lastError === null ? null : redact(h.lastError),
+  }));
+  return {
+    pending: fifo.reduce((n, c) => n + c.depth, 0),
+    fifo,
+    dead_letter_count: Math.max(journal.stats().deadLetters, read.dead.length),
+    dead_letters: read.dead.map((d) => ({
+      account: d.account,
+      chat: d.chatKey,
+      seq: d.seq,
+      attempts: d.attempts,
+      error: redact(d.error),
+      admitted_at: iso(d.admittedAt),
+      dead_at: iso(d.deadAt),
+    })),
+    dedupe_keys: read.dedupe,
   };
 }
 

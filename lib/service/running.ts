@@ -144,6 +144,7 @@ export async function startRunning(
   for (const listener of options.listeners ?? []) conversation.onRecorded(listener);
   const figures = createJournalInspector({
     journal: inbound.journal,
+    sink: store.journalFigures,
     clock,
     log,
     redact: (t) => deps.redactor.redact(t),

@@ -126,4 +126,13 @@ export const MIGRATIONS: readonly Migration[] = [
         updated_at INTEGER NOT NULL
       );`,
   },
+  {
+    version: 6,
+    name: "the journal figures snapshot (one row), for doctor",
+    sql: `CREATE TABLE journal_figures (
+        id INTEGER PRIMARY KEY CHECK (id = 1),
+        figures TEXT NOT NULL,
+        updated_at INTEGER NOT NULL
+      );`,
+  },
 ];

@@ -1,9 +1,10 @@
 /**
  * Durable state of the bridge in `<workdir>/feishu/`: `store.db` (SQLite via
  * node:sqlite, WAL) with records, contacts, identities and pending Typing
- * reactions, resident Task Card bindings, API call counts and the connection
- * health snapshot; the workdir lock; search off the main thread; read-only
- * access for `doctor`, which never writes and never takes the lock.
+ * reactions, resident Task Card bindings, API call counts, the connection
+ * health snapshot and the journal figures snapshot; the workdir lock; search
+ * off the main thread; read-only access for `doctor`, which never writes and
+ * never takes the lock.
  * @module
  */
 
@@ -19,6 +20,7 @@ import { WriteStore } from "./writes.ts";
 import { TaskCardStore } from "./task_cards.ts";
 import { ApiCallStore } from "./api_calls.ts";
 import { HealthStore } from "./health.ts";
+import { JournalFiguresStore } from "./journal_figures.ts";
 import { Searcher } from "./search.ts";
 
 export { type RecordInput, RecordStore, type StoredRecord } from "./records.ts";
@@ -44,6 +46,7 @@ export { type BotIdentity, IdentityStore } from "./identity.ts";
 export { readTypingPending, type TypingEntry, TypingStore } from "./typing.ts";
 export { readApiCalls } from "./api_calls.ts";
 export { type HealthSnapshot, readHealth } from "./health.ts";
+export { type JournalSnapshot, readJournalFigures } from "./journal_figures.ts";
 export { openSqliteReadOnly, type ReadOnlyMode } from "./readonly.ts";
 export type { SearchJob } from "./search.ts";
 export { lockWorkdir, type WorkdirLock } from "./lock.ts";
@@ -64,6 +67,8 @@ export interface Store {
   apiCalls: ApiCallStore;
   /** The long connections' last known health, for `doctor`. */
   health: HealthStore;
+  /** The journal's latest figures, for `doctor`. */
+  journalFigures: JournalFiguresStore;
   searcher: Searcher;
   /** Runs `fn` in one transaction. */
   transaction<T>(fn: () => T): T;
@@ -91,6 +96,7 @@ export function openStore(workdir: string, clock: Clock): Store {
     taskCards: new TaskCardStore(db, now),
     apiCalls: new ApiCallStore(db),
     health: new HealthStore(db, now),
+    journalFigures: new JournalFiguresStore(db, now),
     searcher,
     transaction<T>(fn: () => T): T {
       db.exec("BEGIN IMMEDIATE");

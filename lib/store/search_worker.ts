@@ -3,7 +3,7 @@
  * records newest first and testing the pattern, so a slow or pathological
  * regex never blocks the main event loop (stdio, WS ACKs).
  *
- * Started by `search.ts` through `spawnWorker("search", …)`; serves only
+ * Started by `search.ts` through its `JobRunner` of kind `"search"`; serves only
  * inside such a worker (see `lib/core/worker.ts`).
  * @module
  */
@@ -25,7 +25,7 @@ function connection(path: string): DatabaseSync {
 
 /** The worker global scope, typed narrowly (the default lib types `self` as a window). */
 interface SearchScope {
-  postMessage(m: SearchReply): void;
+  postMessage(m: SearchReply | { ready: true }): void;
   onmessage: ((ev: MessageEvent<SearchJob>) => void) | null;
 }
 
@@ -33,6 +33,7 @@ interface SearchScope {
 export function serveSearchWorker(): void {
   const scope = globalThis as unknown as SearchScope;
   scope.onmessage = (ev: MessageEvent<SearchJob>) => runJob(ev.data, (r) => scope.postMessage(r));
+  scope.postMessage({ ready: true });
 }
 
 function runJob(job: SearchJob, post: (reply: SearchReply) => void): void {
@@ -47,7 +48,7 @@ function runJob(job: SearchJob, post: (reply: SearchReply) => void): void {
       names.set(String(r.open_id), String(r.name ?? "") || String(r.alias ?? ""));
     }
     const re = new RegExp(job.pattern, job.flags);
-    post({ jobId: job.jobId, type: "started" });
+    post({ id: job.id, type: "started" });
     // The scan reads only what the match needs; the record JSON (large: it holds
     // the raw envelope) is fetched for the returned matches alone.
     const sql = `SELECT seq, from_open_id, search_text FROM records
@@ -66,12 +67,12 @@ function runJob(job: SearchJob, post: (reply: SearchReply) => void): void {
       total++;
       if (total > job.cap) continue;
       const record = String(recordOf.get(Number(row.seq))?.record ?? "null");
-      post({ jobId: job.jobId, type: "match", record });
+      post({ id: job.id, type: "match", record });
     }
-    post({ jobId: job.jobId, type: "done", total });
+    post({ id: job.id, type: "done", total });
   } catch (err) {
     post({
-      jobId: job.jobId,
+      id: job.id,
       type: "error",
       message: err instanceof Error ? err.message : String(err),
     });

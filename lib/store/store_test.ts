@@ -53,7 +53,7 @@ Deno.test("openStore() creates store.db in WAL mode with the current schema", ()
     );
     assert.equal(
       s.db.prepare("SELECT value FROM meta WHERE key = 'schema_version'").get()?.value,
-      "5",
+      "6",
     );
   }));
 

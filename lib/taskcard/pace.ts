@@ -12,10 +12,13 @@
  * @module
  */
 
-import type { Clock } from "../core/mod.ts";
+import { type Clock, exponentialDelay } from "../core/mod.ts";
 
 /** The least time between two deliveries of one route unless told otherwise. */
 export const DEFAULT_GAP_MS = 1000;
+
+/** The longest pause before a failed route is tried again. */
+const RETRY_MAX_MS = 60_000;
 
 /** What a delivery reported. */
 export type RunResult = "ok" | "failed";
@@ -110,7 +113,9 @@ export class RoutePacer {
       s.notBefore = this.#o.clock.now() + gap;
     } else {
       s.failures++;
-      s.notBefore = this.#o.clock.now() + Math.min(60_000, gap * 2 ** s.failures);
+      // Twice the gap, doubling: 2, 4, 8, 16 s at the usual gap, never over a minute.
+      s.notBefore = this.#o.clock.now() +
+        exponentialDelay(s.failures, { baseMs: 2 * gap, maxMs: RETRY_MAX_MS });
       if (s.failures <= (this.#o.retries ?? 4)) {
         s.dirty = true;
         s.create ||= create;

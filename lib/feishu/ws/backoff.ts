@@ -1,8 +1,11 @@
 /**
  * Pure pieces of the reconnect policy: what an SDK `onError` means, and how
- * long to wait before the wrapper restarts the client.
+ * long to wait before the wrapper restarts the client (the core's
+ * exponential delay, with a floor after an auth failure).
  * @module
  */
+
+import { exponentialDelay } from "../../core/mod.ts";
 
 /** What kind of failure the SDK gave up on. */
 export type WsFailureKind =
@@ -82,7 +85,10 @@ export function backoffDelay(
   options: { kind: WsFailureKind; random: () => number; policy?: BackoffPolicy },
 ): number {
   const p = options.policy ?? DEFAULT_BACKOFF;
-  const exp = Math.min(p.maxMs, p.baseMs * 2 ** Math.max(0, Math.min(attempt - 1, 30)));
-  const ceiling = options.kind === "auth" ? Math.max(p.authMs, exp) : exp;
-  return ceiling * (0.5 + 0.5 * options.random());
+  return exponentialDelay(Math.max(1, attempt), {
+    baseMs: p.baseMs,
+    maxMs: p.maxMs,
+    minMs: options.kind === "auth" ? p.authMs : 0,
+    random: options.random,
+  });
 }

@@ -7,14 +7,16 @@
 import { workerName } from "../../core/mod.ts";
 import type { DecodedWav } from "./decoded.ts";
 
-/** The `name` the decode worker is started with (`spawnWorker("decode", …)`). */
+/** The `name` the decode worker is started with (its `JobRunner` is of kind `"decode"`). */
 export const DECODE_WORKER_NAME: string = workerName("decode");
 
-/** One decoding job; `audio` is transferred, not copied. */
+/** One decoding job as the decoder asks it; `audio` is transferred, not copied. */
 export interface DecodeRequest {
-  id: number;
   audio: ArrayBuffer;
 }
+
+/** A job as the worker receives it: with the id its answer carries. */
+export type DecodeJob = DecodeRequest & { id: number };
 
 /** The worker's first message, sent once it listens; jobs are posted only after it. */
 export interface WorkerReady {

@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { ManualClock, systemClock } from "../../core/mod.ts";
 import { createOpusDecoder } from "./decode.ts";
 import { AudioDecodeError } from "./decoded.ts";
-import { parseWav, wavSamples } from "./wav.ts";
+import { parseWav, wavSamples } from "./testdata/wav_reader.ts";
 
 const fixtures = new URL("../../../tests/fixtures/", import.meta.url);
 const voice = await Deno.readFile(new URL("voice_hello.ogg", fixtures));
@@ -26,7 +26,6 @@ Deno.test("createOpusDecoder() turns the voice fixture into a 16 kHz mono WAV", 
   );
   assert.equal(info.dataLength, out.samples * 2);
   assert.equal(out.sourceChannels, 1);
-  assert.equal(out.sourceSampleRate, 48000);
   // opusinfo reports a playback length of 1.707 s.
   assert.equal(out.durationSeconds, 1.71);
   assert.ok(Math.abs(out.samples - 1.707 * 16000) <= 16, `${out.samples} samples`);
@@ -85,7 +84,7 @@ Deno.test("createOpusDecoder() gives up on a job that outlives its budget and re
     name: "AudioDecodeError",
     message: "Expected decoding to finish within 5 s but it did not",
   });
-  assert.equal((await next).sourceSampleRate, 48000);
+  assert.equal((await next).sourceChannels, 1);
 });
 
 Deno.test("createOpusDecoder() ignores an answer carrying another job's id", async () => {
@@ -99,7 +98,7 @@ Deno.test("createOpusDecoder() reports a crashed worker and starts a new one", a
     name: "AudioDecodeError",
     message: /^The decode worker failed: .*fake worker exploded/,
   });
-  assert.equal((await decoder.decode(text("ok"))).sourceSampleRate, 48000);
+  assert.equal((await decoder.decode(text("ok"))).sourceChannels, 1);
 });
 
 Deno.test("createOpusDecoder() cancels a running and a queued job on abort", async () => {

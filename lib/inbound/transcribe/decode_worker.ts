@@ -3,7 +3,7 @@
  * WebSocket ACKs never wait on WASM. Announces itself ready, then answers
  * each request with its id.
  *
- * Started by `decode.ts` through `spawnWorker("decode", …)`. It serves only
+ * Started by `decode.ts` through its `JobRunner` of kind `"decode"`. It serves only
  * in such a worker, so the single-file bundle can start itself as the worker
  * (see `lib/core/worker.ts`).
  * @module
@@ -11,7 +11,7 @@
 
 import { createLogger, guardStdout, serveWorker } from "../../core/mod.ts";
 import {
-  type DecodeRequest,
+  type DecodeJob,
   type DecodeResponse,
   isDecodeWorker,
   type WorkerReady,
@@ -21,7 +21,7 @@ import { opusToWav } from "./opus_to_wav.ts";
 
 /** The slice of the worker global scope used here. */
 interface WorkerScope {
-  onmessage: ((event: MessageEvent<DecodeRequest>) => void) | null;
+  onmessage: ((event: MessageEvent<DecodeJob>) => void) | null;
   postMessage(message: DecodeResponse | WorkerReady, transfer?: Transferable[]): void;
 }
 

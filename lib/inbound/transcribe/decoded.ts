@@ -14,8 +14,6 @@ export interface DecodedWav {
   durationSeconds: number;
   /** Channel count of the source stream. */
   sourceChannels: number;
-  /** Rate the decoder produced (48 kHz for Opus). */
-  sourceSampleRate: number;
   /** Frames the decoder reported as damaged but skipped. */
   damagedFrames: number;
 }

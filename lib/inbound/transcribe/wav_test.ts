@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
-import { encodeWav, parseWav, wavSamples } from "./wav.ts";
+import { encodeWav } from "./wav.ts";
+import { parseWav, wavSamples } from "./testdata/wav_reader.ts";
 
 Deno.test("encodeWav() writes the canonical 44-byte PCM header", () => {
   const bytes = encodeWav(new Int16Array([1, -2, 3]), { sampleRate: 16000 });
