@@ -5,9 +5,9 @@
  *
  * Product code only: every `.ts` file of `main.ts`, `lib/`, `cards/` and
  * `commands/` (plus the web page's `.css` and `.html`), without test code as
- * the architecture test tells it (`*_test.ts`, `*_fixtures.ts`, `_test_*`
- * files and `testdata/` folders; `tests/` and `bench/` are not walked) and
- * without the generated `_app_bundle.js`. A line is what `wc -l` counts
+ * the architecture test tells it (`*_test.ts` files and `testdata/` folders;
+ * `tests/` and `bench/` are not walked) and without the generated
+ * `_app_bundle.js`. A line is what `wc -l` counts
  * (blank lines and comments included).
  * @module
  */
@@ -33,7 +33,7 @@ export interface LineTable {
 /** Tells whether a repo-relative path is product code that counts. */
 export function countsAsProduct(path: string): boolean {
   const name = path.slice(path.lastIndexOf("/") + 1);
-  if (name.endsWith("_test.ts") || name.endsWith("_fixtures.ts") || name.startsWith("_test_")) {
+  if (name.endsWith("_test.ts")) {
     return false;
   }
   if (path.includes("/testdata/")) return false;
