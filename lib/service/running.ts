@@ -12,13 +12,12 @@
 
 import { join } from "node:path";
 import { createAccount } from "../account/mod.ts";
-import { type ActionContext, dispatch, manualResult } from "../actions/mod.ts";
+import { type ActionContext, dispatch } from "../actions/mod.ts";
 import { createCardCallbacks } from "../callbacks/mod.ts";
 import type { Config, LaunchOptions } from "../config/mod.ts";
 import { createConversationLog } from "../conversation/mod.ts";
 import type { Deps } from "../core/mod.ts";
 import { openInbound } from "../inbound/mod.ts";
-import { validateToolCall } from "../mcp/mod.ts";
 import { createNotifier, liccInboxDir } from "../notify/mod.ts";
 import { createOutboundRuntime } from "../outbound/mod.ts";
 import { createPermissionRelay } from "../permission/mod.ts";
@@ -26,13 +25,11 @@ import { createQuotaMeter, QUOTA_SAVING_CARD_GAP_MS } from "../quota/mod.ts";
 import type { Store } from "../store/mod.ts";
 import { createTaskCards, TASK_CARD_GAP_MS } from "../taskcard/mod.ts";
 import { createLocalCommands } from "../../commands/mod.ts";
-import { VERSION } from "./about.ts";
 import { commandSeams } from "./commands.ts";
 import { probeConfinement } from "./confinement.ts";
 import { createHealthRecorder, createJournalInspector } from "./ops.ts";
-import { readResource } from "./resources.ts";
 import { buildStatus } from "./status.ts";
-import type { Service, ServiceOptions } from "./service.ts";
+import { type Service, serviceApp, type ServiceOptions } from "./service.ts";
 import { bridgeHealth, inboxSummary, writeIdentityDocument } from "./views.ts";
 
 /** What the running service is built from besides config and store. */
@@ -176,21 +173,11 @@ export async function startRunning(
   await figures.refresh();
 
   return {
-    app: {
-      callTool(args) {
-        const v = validateToolCall(args);
-        if (!v.ok) return Promise.resolve(v.failure);
-        if (v.call.action === "manual") return Promise.resolve(manualResult());
-        return dispatch(context, v.call);
-      },
-      readResource: (uri) =>
-        Promise.resolve(readResource(uri, {
-          version: VERSION,
-          mcpName: launch.mcpName,
-          status,
-          inbox: () => inboxSummary(store, accounts),
-        })),
-    },
+    app: serviceApp(launch, {
+      act: (call) => dispatch(context, call),
+      status,
+      inbox: () => inboxSummary(store, accounts),
+    }),
     permission: relay.enabled ? relay : null,
     status,
     async close() {

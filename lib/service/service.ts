@@ -6,7 +6,12 @@
 
 import type { RecordedListener } from "../conversation/mod.ts";
 import type { InboundSeams } from "../inbound/mod.ts";
-import type { McpApp } from "../mcp/mod.ts";
+import { type McpApp, validateToolCall } from "../mcp/mod.ts";
+import type { ValidatedCall } from "../mcp/family/mod.ts";
+import { manualResult } from "../actions/mod.ts";
+import type { LaunchOptions } from "../config/mod.ts";
+import { VERSION } from "./about.ts";
+import { readResource } from "./resources.ts";
 import type { PushTarget } from "../notify/mod.ts";
 import type { WorkdirLock } from "../store/mod.ts";
 import type { PermissionRelay } from "../permission/mod.ts";
@@ -36,4 +41,34 @@ export interface ServiceOptions {
   seams?: InboundSeams;
   /** Extra listeners of the conversation log (tests). */
   listeners?: readonly RecordedListener[];
+}
+
+/**
+ * The MCP-facing app of a service: strict validation, `manual` answered
+ * locally, every other call to `act`; the resources read from `status` and
+ * `inbox`.
+ */
+export function serviceApp(
+  launch: LaunchOptions,
+  parts: {
+    act(call: ValidatedCall): Promise<Record<string, unknown>>;
+    status(): ServiceStatus;
+    inbox(): Record<string, unknown>;
+  },
+): ServiceApp {
+  return {
+    callTool(args) {
+      const v = validateToolCall(args);
+      if (!v.ok) return Promise.resolve(v.failure);
+      if (v.call.action === "manual") return Promise.resolve(manualResult());
+      return parts.act(v.call);
+    },
+    readResource: (uri) =>
+      Promise.resolve(readResource(uri, {
+        version: VERSION,
+        mcpName: launch.mcpName,
+        status: parts.status,
+        inbox: parts.inbox,
+      })),
+  };
 }

@@ -10,14 +10,10 @@
 import type { Config, LaunchOptions } from "../config/mod.ts";
 import { loadConfig } from "../config/mod.ts";
 import { type Deps, failure } from "../core/mod.ts";
-import { validateToolCall } from "../mcp/mod.ts";
-import { manualResult } from "../actions/mod.ts";
 import { openStore, type Store } from "../store/mod.ts";
-import { VERSION } from "./about.ts";
 import { probeConfinement } from "./confinement.ts";
-import { readResource } from "./resources.ts";
 import { startRunning } from "./running.ts";
-import type { Service, ServiceOptions } from "./service.ts";
+import { type Service, serviceApp, type ServiceOptions } from "./service.ts";
 import { buildStatus } from "./status.ts";
 
 export type { Service, ServiceApp, ServiceOptions } from "./service.ts";
@@ -99,21 +95,11 @@ function degradedService(
       mcp: options.mcp,
     });
   return {
-    app: {
-      callTool(args) {
-        const v = validateToolCall(args);
-        if (!v.ok) return Promise.resolve(v.failure);
-        if (v.call.action === "manual") return Promise.resolve(manualResult());
-        return Promise.resolve(failure("NOT_CONNECTED", "Feishu manager is not initialized"));
-      },
-      readResource: (uri) =>
-        Promise.resolve(readResource(uri, {
-          version: VERSION,
-          mcpName: launch.mcpName,
-          status,
-          inbox: () => ({ status: "degraded", accounts: [] }),
-        })),
-    },
+    app: serviceApp(launch, {
+      act: () => Promise.resolve(failure("NOT_CONNECTED", "Feishu manager is not initialized")),
+      status,
+      inbox: () => ({ status: "degraded", accounts: [] }),
+    }),
     permission: null,
     status,
     close() {
