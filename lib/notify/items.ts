@@ -8,6 +8,12 @@
  */
 
 import { formatCompoundId, truncateCodePoints } from "../core/mod.ts";
+import type {
+  Attachment,
+  IncomingMessageRecord,
+  ReplyParent,
+  SentMessageRecord,
+} from "../store/mod.ts";
 import { relativeTime } from "./relative_time.ts";
 import { safeDeep, safeIndentedBody, safeLine } from "./safe_text.ts";
 
@@ -18,40 +24,32 @@ export const ITEM_MENTIONS = 20;
 /** Attachments projected on the current item. */
 export const ITEM_ATTACHMENTS = 8;
 
-/** The record fields a preview reads; inbound and sent records both fit. */
-export interface PreviewRecord {
-  id: string;
-  text?: string | null;
-  date?: string | null;
-  sent_at?: string | null;
-  from_name?: string | null;
-  from_open_id?: string | null;
-  message_type?: string | null;
-  thread_id?: string | null;
-  mentions?: readonly unknown[] | null;
-  parent_id?: string | null;
-  reply_to?: string | null;
-  /** An inbound reply's parent preview (see `ReplyParent` in the store). */
-  reply_to_message?: PreviewParent | null;
-  media?: PreviewMedia | null;
-  attachments?: readonly PreviewAttachment[] | null;
-  voice_transcript?: unknown;
-  /** Automatic Task Card records never appear in previews. */
-  task_card?: boolean;
-  /** Compound ids of every chunk of a sent record. */
-  message_ids?: readonly string[] | null;
-}
-
-/** The parent preview fields a preview reads. */
-export interface PreviewParent {
-  source?: string;
-  from_id?: string;
-  from_name?: string | null;
-  sender_type?: string | null;
-  date?: string;
-  text?: string;
-  error?: string;
-}
+/**
+ * The fields a preview reads, as the store's record types declare them:
+ * every record kind the store holds (inbound, sent, events, card clicks)
+ * fits it.
+ */
+export type PreviewRecord =
+  & Pick<IncomingMessageRecord, "id">
+  & Partial<
+    Pick<
+      IncomingMessageRecord,
+      | "text"
+      | "date"
+      | "from_name"
+      | "from_open_id"
+      | "message_type"
+      | "thread_id"
+      | "mentions"
+      | "parent_id"
+      | "reply_to"
+      | "reply_to_message"
+      | "media"
+      | "attachments"
+      | "voice_transcript"
+    >
+  >
+  & Partial<Pick<SentMessageRecord, "sent_at" | "task_card" | "message_ids">>;
 
 /** What the agent sees of a reply's parent. */
 export interface ParentProjection {
@@ -60,15 +58,6 @@ export interface ParentProjection {
   text?: string;
   unreadable?: true;
   error?: string;
-}
-
-/** The media summary fields a preview may show (never keys or paths). */
-export interface PreviewMedia {
-  type?: string | null;
-  filename?: string | null;
-  size?: number | null;
-  duration?: number | null;
-  mime_type?: string | null;
 }
 
 /** The attachment fields both a preview reads and the agent may see. */
@@ -83,11 +72,6 @@ interface AttachmentFields {
   path?: string;
   error?: string;
   transcription_error?: string;
-}
-
-/** The attachment fields a preview reads. */
-export interface PreviewAttachment extends AttachmentFields {
-  file_name?: string;
 }
 
 /** A record and which way it went. */
@@ -253,12 +237,13 @@ export function previewItem(
  * ```ts
  * import { parentProjection } from "./items.ts";
  * import assert from "node:assert/strict";
- * assert.deepEqual(parentProjection({ source: "feishu", from_name: "Ann", text: "hi" }), { sender: "Ann", text: "hi" });
- * assert.deepEqual(parentProjection({ source: "unreadable", error: "no" }), { unreadable: true, error: "no" });
+ * const id = "main:oc_1:om_1";
+ * assert.deepEqual(parentProjection({ id, source: "feishu", from_name: "Ann", text: "hi" }), { sender: "Ann", text: "hi" });
+ * assert.deepEqual(parentProjection({ id, source: "unreadable", error: "no" }), { unreadable: true, error: "no" });
  * ```
  */
 export function parentProjection(
-  p: PreviewParent | null | undefined,
+  p: ReplyParent | null | undefined,
 ): ParentProjection | undefined {
   if (!p) return undefined;
   if (p.source === "unreadable") {
@@ -272,7 +257,7 @@ export function parentProjection(
   return out;
 }
 
-const MEDIA_KEYS = ["type", "filename", "size", "duration", "mime_type"] as const;
+const MEDIA_KEYS = ["type", "filename", "size"] as const;
 
 function mediaProjection(media: PreviewRecord["media"]): Record<string, unknown> | undefined {
   if (!media) return undefined;
@@ -283,7 +268,7 @@ function mediaProjection(media: PreviewRecord["media"]): Record<string, unknown>
 
 /** `attachments`, `attachments_truncated` and `comment` of the current item. */
 function attachmentFields(
-  list: readonly PreviewAttachment[],
+  list: readonly Attachment[],
 ): Pick<PreviewItem, "attachments" | "attachments_truncated" | "comment"> {
   if (list.length === 0) return {};
   const out: Pick<PreviewItem, "attachments" | "attachments_truncated" | "comment"> = {
@@ -308,7 +293,7 @@ function attachmentFields(
  * ```ts
  * import { projectAttachment } from "./items.ts";
  * import assert from "node:assert/strict";
- * const stored = { type: "file", file_key: "k", file_name: "r.txt", status: "failed", error: "gone" };
+ * const stored = { type: "file", file_key: "k", file_name: "r.txt", status: "failed", error: "gone" } as const;
  * assert.deepEqual(
  *   projectAttachment(stored),
  *   { type: "file", status: "failed", filename: "r.txt", error: "gone" },
@@ -316,7 +301,7 @@ function attachmentFields(
  * ```
  */
 export function projectAttachment(
-  a: PreviewAttachment,
+  a: Attachment,
   limits: { maxPath?: number; maxError?: number } = {},
 ): AttachmentProjection {
   const maxPath = limits.maxPath ?? 1024;
@@ -324,17 +309,19 @@ export function projectAttachment(
   const out: AttachmentProjection = {};
   if (a.type != null) out.type = safeLine(a.type);
   if (a.status != null) out.status = safeLine(a.status);
-  if (a.size != null) out.size = a.size;
+  const done = a.status === "downloaded" ? a : null;
+  const failed = a.status === "failed" ? a : null;
+  if (done?.size != null) out.size = done.size;
   if (a.duration_ms != null) out.duration_ms = a.duration_ms;
   if (a.role != null) out.role = safeLine(a.role);
   if (a.transcription_status != null) out.transcription_status = safeLine(a.transcription_status);
-  const filename = a.filename ?? a.file_name;
+  const filename = done?.filename ?? a.file_name;
   if (filename != null) out.filename = cut(safeLine(filename), 180);
-  if (a.path != null) {
-    out.path = cut(a.path, maxPath);
-    if (out.path !== a.path) out.path_truncated = true;
+  if (done?.path != null) {
+    out.path = cut(done.path, maxPath);
+    if (out.path !== done.path) out.path_truncated = true;
   }
-  if (a.error != null) out.error = cut(safeLine(a.error), maxError);
+  if (failed?.error != null) out.error = cut(safeLine(failed.error), maxError);
   if (a.transcription_error != null) {
     out.transcription_error = cut(safeLine(a.transcription_error), maxError);
   }

@@ -8,6 +8,7 @@
  */
 
 import { codePointLength, formatCompoundId } from "../core/mod.ts";
+import type { ReplyParent } from "../store/mod.ts";
 import { guidanceHeader } from "./_header.ts";
 import { fitItem, fitItems } from "./fit.ts";
 import {
@@ -17,7 +18,6 @@ import {
   type PreviewEntry,
   type PreviewItem,
   previewItem,
-  type PreviewParent,
   recordDate,
 } from "./items.ts";
 import { relativeTime } from "./relative_time.ts";
@@ -133,7 +133,7 @@ function previewBody(window: PreviewEntry[], options: PreviewOptions): string {
 }
 
 /** The quote line of a parent outside the window, from the reply's own preview. */
-function outsideParentLine(id: string, p: PreviewParent, nowMs: number): string {
+function outsideParentLine(id: string, p: ReplyParent, nowMs: number): string {
   if (p.source === "unreadable") return `#${id}: [the replied-to message could not be read]`;
   const when = p.date ? `[${relativeTime(p.date, nowMs)}] ` : "";
   const who = p.from_name || (p.sender_type === "app" ? "bot" : p.from_id);
