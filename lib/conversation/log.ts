@@ -44,6 +44,9 @@ export type WakingRecord =
   | { kind: "message"; record: IncomingMessageRecord }
   | { kind: "card_action"; record: CardActionRecord };
 
+/** Whose record wakes the agent: the account's alias and the names it knows. */
+export type Waker = Pick<Account, "alias"> & { names: Pick<Account["names"], "known"> };
+
 /** What {@link recordAndWake} did: recorded and woke, or finished a replay. */
 export type WakeOutcome = "recorded" | "replayed";
 
@@ -65,7 +68,7 @@ export interface ConversationLog {
    */
   record(account: string, entry: BridgeRecord, meta?: RecordMeta): boolean;
   /** Records what wakes the agent and wakes it, exactly once across replays. */
-  recordAndWake(account: Account, entry: WakingRecord, meta?: RecordMeta): Promise<WakeOutcome>;
+  recordAndWake(account: Waker, entry: WakingRecord, meta?: RecordMeta): Promise<WakeOutcome>;
   /** Subscribes a listener (in the composition root, once). */
   onRecorded(listener: RecordedListener): void;
 }
@@ -130,7 +133,7 @@ export function createConversationLog(options: ConversationLogOptions): Conversa
     });
   }
 
-  async function wake(account: Account, entry: WakingRecord): Promise<void> {
+  async function wake(account: Waker, entry: WakingRecord): Promise<void> {
     const alias = account.alias;
     const window = () =>
       store.records.window(alias, entry.record.chat_id, PREVIEW_WINDOW).map((r) => ({
