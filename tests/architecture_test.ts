@@ -159,11 +159,32 @@ function folderOf(path: string): string | null {
   return parts[0]!;
 }
 
+/** Modules of the repository a walk reached, and the file edges it saw. */
 interface RepoGraph {
   /** Repo-relative paths of the repository's modules in the graph. */
   modules: Set<string>;
   /** File edges, code and type imports; `to` is repo-relative or a full specifier. */
   edges: [string, string][];
+}
+
+/** The real module graph of `entries`, plus anything `more` adds once those were read. */
+async function walk(
+  entries: readonly string[],
+  more?: (seen: Set<string>) => Promise<string[]>,
+): Promise<RepoGraph> {
+  const prefix = `file://${REPO}/`;
+  const modules = new Set<string>();
+  const fileEdges: [string, string][] = [];
+  const visit = async (entry: string) => {
+    const mods = await graph(entry);
+    for (const m of mods) {
+      if (m.specifier.startsWith(prefix)) modules.add(m.specifier.slice(prefix.length));
+    }
+    fileEdges.push(...edges(mods));
+  };
+  for (const entry of entries) await visit(entry);
+  for (const entry of (await more?.(modules)) ?? []) if (!modules.has(entry)) await visit(entry);
+  return { modules, edges: fileEdges };
 }
 
 let repoGraphOnce: Promise<RepoGraph> | undefined;
@@ -173,26 +194,12 @@ let repoGraphOnce: Promise<RepoGraph> | undefined;
  * product module they do not reach (computed once per run).
  */
 function repoGraph(): Promise<RepoGraph> {
-  repoGraphOnce ??= (async () => {
-    const modules = new Set<string>();
-    const fileEdges: [string, string][] = [];
-    const visit = async (entry: string) => {
-      const mods = await graph(entry);
-      for (const m of mods) {
-        if (m.specifier.startsWith(`file://${REPO}/`)) {
-          modules.add(m.specifier.slice(`file://${REPO}/`.length));
-        }
-      }
-      fileEdges.push(...edges(mods));
-    };
-    for (const entry of [...ENTRIES, "lib/emulator/mod.ts"]) await visit(entry);
-    // Workers are started from a URL the graph does not follow: take every
-    // product module the entry points did not reach as an entry of its own.
-    for (const path of (await sourceFiles()).filter(isProductFile)) {
-      if (!modules.has(path)) await visit(path);
-    }
-    return { modules, edges: fileEdges };
-  })();
+  // Workers are started from a URL the graph does not follow: take every
+  // product module the entry points did not reach as an entry of its own.
+  repoGraphOnce ??= walk(
+    [...ENTRIES, "lib/emulator/mod.ts"],
+    async () => (await sourceFiles()).filter(isProductFile),
+  );
   return repoGraphOnce;
 }
 
@@ -628,35 +635,16 @@ const PRODUCT_ENTRIES = [
   "lib/emulator/web/client/main.ts",
 ];
 
-interface ProductGraph {
-  /** Repo-relative modules the product entries reach. */
-  reached: Set<string>;
-  /** The graph's edges (repo-relative where the module is ours). */
-  edges: [string, string][];
-}
-
-let productGraphOnce: Promise<ProductGraph> | undefined;
+let productGraphOnce: Promise<RepoGraph> | undefined;
 
 /** The module graph of {@link PRODUCT_ENTRIES}, read once per run. */
-function productGraph(): Promise<ProductGraph> {
-  productGraphOnce ??= (async () => {
-    const prefix = `file://${REPO}/`;
-    const reached = new Set<string>();
-    const all: [string, string][] = [];
-    for (const entry of PRODUCT_ENTRIES) {
-      const mods = await graph(entry);
-      for (const m of mods) {
-        if (m.specifier.startsWith(prefix)) reached.add(m.specifier.slice(prefix.length));
-      }
-      all.push(...edges(mods));
-    }
-    return { reached, edges: all };
-  })();
+function productGraph(): Promise<RepoGraph> {
+  productGraphOnce ??= walk(PRODUCT_ENTRIES);
   return productGraphOnce;
 }
 
 Deno.test("every product module is reached from the product's entry points", async () => {
-  const { reached } = await productGraph();
+  const { modules: reached } = await productGraph();
   // Not vacuous: the workers are reached only through workers.ts's dynamic imports.
   const workers = [
     ...(await Deno.readTextFile(join(REPO, "lib/bundle/workers.ts")))
