@@ -1,10 +1,14 @@
 /**
- * The duplicate-send guard: the first two identical sends
- * to a receiver pass, the third and later are refused with
- * `DUPLICATE_BLOCKED`. "Identical" = same account, `receive_id` and final
- * record content (canonical JSON, sorted keys). Only sends that delivered at
- * least one chunk count. In memory (a restart forgets it), but bounded: the least
- * recently used keys are forgotten past `maxKeys`.
+ * The duplicate-send guard: an agent looping on the same message is stopped,
+ * a person's deliberate repeat is not. Within a short window (10 s unless
+ * told otherwise) the first two identical sends to a receiver pass and a
+ * third is refused with `DUPLICATE_BLOCKED`; once the two earlier sends are
+ * older than the window the same content goes out again. (The original
+ * refused it for as long as the server ran.) "Identical" = same account,
+ * `receive_id` and final record content (canonical JSON, sorted keys). Only
+ * sends that delivered at least one chunk count. In memory (a restart
+ * forgets it), but bounded: the least recently used keys are forgotten past
+ * `maxKeys`.
  * @module
  */
 
@@ -29,8 +33,11 @@ export interface SendIdentity {
   content: unknown;
 }
 
+/** How long two identical sends keep a third one out, unless told otherwise. */
+export const DUPLICATE_WINDOW_MS = 10_000;
+
 /**
- * Counts identical sends.
+ * Remembers when identical sends went out.
  *
  * @example
  * ```ts
@@ -43,27 +50,34 @@ export interface SendIdentity {
  * ```
  */
 export class DuplicateGuard {
-  readonly #counts = new Map<string, number>();
+  /** The times of the last two sends of each key, oldest first. */
+  readonly #times = new Map<string, number[]>();
   /** The key of a send, computed once per identity object (large contents serialise once). */
   readonly #keys = new WeakMap<SendIdentity, string>();
   readonly #max: number;
+  readonly #windowMs: number;
+  readonly #now: () => number;
 
-  constructor(options: { maxKeys?: number } = {}) {
+  constructor(options: { maxKeys?: number; windowMs?: number; now?: () => number } = {}) {
     this.#max = options.maxKeys ?? 10_000;
+    this.#windowMs = options.windowMs ?? DUPLICATE_WINDOW_MS;
+    this.#now = options.now ?? Date.now;
   }
 
-  /** Whether this send would be the third (or later) identical one. */
+  /** Whether this send would be the third identical one within the window. */
   blocked(send: SendIdentity): boolean {
-    return (this.#counts.get(this.#key(send)) ?? 0) >= 2;
+    const times = this.#times.get(this.#key(send)) ?? [];
+    const since = this.#now() - this.#windowMs;
+    return times.length >= 2 && times[0]! > since;
   }
 
   /** Counts a send that delivered at least one chunk. */
   record(send: SendIdentity): void {
     const k = this.#key(send);
-    const n = (this.#counts.get(k) ?? 0) + 1;
-    this.#counts.delete(k);
-    this.#counts.set(k, n);
-    if (this.#counts.size > this.#max) this.#counts.delete(this.#counts.keys().next().value!);
+    const times = [...(this.#times.get(k) ?? []), this.#now()].slice(-2);
+    this.#times.delete(k);
+    this.#times.set(k, times);
+    if (this.#times.size > this.#max) this.#times.delete(this.#times.keys().next().value!);
   }
 
   #key(send: SendIdentity): string {

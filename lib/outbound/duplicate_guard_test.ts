@@ -42,6 +42,21 @@ Deno.test("DuplicateGuard forgets the least recently used key past maxKeys", () 
   equal(guard.blocked(send), false);
 });
 
+Deno.test("DuplicateGuard lets the same content out again once the window has passed", () => {
+  let now = 1_000_000;
+  const guard = new DuplicateGuard({ windowMs: 10_000, now: () => now });
+  guard.record(send);
+  now += 6_000;
+  guard.record(send);
+  equal(guard.blocked(send), true);
+  now += 4_001; // the first send is now older than the window
+  equal(guard.blocked(send), false);
+  guard.record(send);
+  equal(guard.blocked(send), true, "the second and third sends are within 10 s of each other");
+  now += 10_001;
+  equal(guard.blocked(send), false);
+});
+
 Deno.test("duplicateBlocked() is the failure shape plus the same warning", () => {
   deepEqual(duplicateBlocked(), {
     status: "failed",

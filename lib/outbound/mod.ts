@@ -8,7 +8,7 @@
  * send result (or the partial-delivery failure) and the sent record. Edits
  * and deletes: resolve the chunk group → plan the edit → the lifecycle the
  * record gets and the response. The duplicate guard refuses a third
- * identical send in a row.
+ * identical send within a short window.
  *
  * The I/O edge of delivery: the planner runs materialisation (and edit
  * planning) of large markdown in a Worker; uploads send a path source's

@@ -25,6 +25,8 @@ export interface OutboundRuntimeOptions {
   mediaFs?: MediaFs;
   /** Markdown weight above which materialisation runs in a worker. */
   offThreadThreshold?: number;
+  /** The clock of the duplicate guard's window (default `Date.now`). */
+  now?: () => number;
 }
 
 /**
@@ -40,7 +42,7 @@ export interface OutboundRuntimeOptions {
 export function createOutboundRuntime(options: OutboundRuntimeOptions = {}): OutboundRuntime {
   const planner = new Planner({ threshold: options.offThreadThreshold });
   return {
-    guard: new DuplicateGuard(),
+    guard: new DuplicateGuard({ now: options.now }),
     planner,
     mediaFs: options.mediaFs ?? denoMediaFs,
     close() {

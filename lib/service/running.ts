@@ -60,7 +60,7 @@ export async function startRunning(
   );
   health.start(accounts);
   for (const a of accounts) log.info(`Feishu account '${a.alias}' configured (app_id=${a.appId})`);
-  const outbound = createOutboundRuntime();
+  const outbound = createOutboundRuntime({ now: () => clock.now() });
 
   const notifier = createNotifier({
     liccDir: config.notify.licc ? liccInboxDir(launch.workdir, launch.mcpName) : null,
