@@ -5,7 +5,7 @@
  * @module
  */
 
-import { messagesFor } from "../cards/mod.ts";
+import { type Messages, messagesFor } from "../cards/mod.ts";
 import { createClaimer } from "./claims.ts";
 import { agentLanguage, collectKanbanData } from "./data.ts";
 import { readBrief, systemDocuments } from "./docs.ts";
@@ -13,9 +13,14 @@ import { needsFleet } from "./kanban.ts";
 import type { ParsedCommand } from "./parse.ts";
 import {
   briefCard,
+  CANCEL,
+  cancelledCard,
+  CONFIRM,
+  confirmCard,
   fallbackCard,
   helpCard,
   kanbanCard,
+  refusalCard,
   signalCard,
   statusCard,
   systemCard,
@@ -23,7 +28,7 @@ import {
 } from "./render.ts";
 import { sendSignal } from "./signals.ts";
 import { applyTaskcard, fileTaskcardStore } from "./taskcard.ts";
-import type { LocalCommands, LocalCommandsOptions } from "./types.ts";
+import type { CommandOrigin, LocalCommands, LocalCommandsOptions } from "./types.ts";
 
 /**
  * Creates the local commands for `options.workdir`. Unlike a full dashboard
@@ -48,7 +53,16 @@ export function createLocalCommands(options: LocalCommandsOptions): LocalCommand
     }
   };
 
-  const run = async (cmd: ParsedCommand): Promise<Record<string, unknown>> => {
+  const signal = async (m: Messages, command: "refresh" | "sleep" | "clear") => {
+    const result = await sendSignal(workdir, command, "feishu");
+    if (result.status === "failed") warn("control signal failed", { ...result });
+    return signalCard(m, command, result);
+  };
+
+  const run = async (
+    cmd: ParsedCommand,
+    origin: CommandOrigin,
+  ): Promise<Record<string, unknown>> => {
     const m = await language();
     const now = options.now();
     switch (cmd.command) {
@@ -75,20 +89,24 @@ export function createLocalCommands(options: LocalCommandsOptions): LocalCommand
         return briefCard(m, await readBrief(workdir));
       case "taskcard":
         return taskcardCard(m, await applyTaskcard(cmd.text, store));
-      case "refresh":
       case "sleep":
-      case "clear": {
-        const result = await sendSignal(workdir, cmd.command, "feishu");
-        if (result.status === "failed") warn("control signal failed", { ...result });
-        return signalCard(m, cmd.command, result);
-      }
+      case "clear":
+        // Typed, or any other button, only asks: the effect needs the confirm click.
+        if (!origin.clicked || cmd.argument !== CONFIRM) {
+          return origin.clicked && cmd.argument === CANCEL
+            ? cancelledCard(m, cmd.command)
+            : confirmCard(m, cmd.command);
+        }
+        return await signal(m, cmd.command);
+      case "refresh":
+        return await signal(m, "refresh");
     }
   };
 
   return {
-    async render(cmd) {
+    async render(cmd, origin = { clicked: false }) {
       try {
-        return await run(cmd);
+        return await run(cmd, origin);
       } catch (err) {
         warn("local command failed", { command: cmd.command, error: String(err) });
         try {
@@ -96,6 +114,13 @@ export function createLocalCommands(options: LocalCommandsOptions): LocalCommand
         } catch {
           return fallbackCard(messagesFor(null), cmd.command);
         }
+      }
+    },
+    async refusal(command, openId, reason) {
+      try {
+        return refusalCard(await language(), command, openId, reason);
+      } catch {
+        return refusalCard(messagesFor(null), command, openId, reason);
       }
     },
     claim: claimer,

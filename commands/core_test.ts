@@ -274,14 +274,73 @@ Deno.test("/taskcard: shows and changes the preference on the card", async () =>
 
 Deno.test("/refresh, /sleep, /clear: signal written, outcome on the card", async () => {
   const dir = await tempAgent();
+  const lc = core(dir);
+  const clicked = async (text: string) =>
+    parts(await lc.render(parseCommand(text)!, { clicked: true }));
   equal((await show(dir, "/refresh")).body, "Refresh requested. The Agent will restart shortly.");
   equal((await show(dir, "/refresh")).body, "A refresh is already pending.");
-  const sleep = await show(dir, "/sleep");
+  const sleep = await clicked("/sleep confirm");
   equal(sleep.title, "LingTai · Sleep");
   equal(sleep.body, "Sleep requested. Send a message to wake the Agent.");
-  equal((await show(dir, "/clear")).body, "Conversation reset requested.");
+  equal((await clicked("/clear confirm")).body, "Conversation reset requested.");
   equal(await Deno.readTextFile(join(dir, ".clear")), "feishu\n");
-  equal((await show("", "/clear")).body, "The control signal failed.");
-  deepEqual((await show(dir, "/clear")).buttons.map((b) => b.command), ["help"]);
+  equal(
+    (await parts(await core("").render(parseCommand("/clear confirm")!, { clicked: true }))).body,
+    "The control signal failed.",
+  );
+  deepEqual((await clicked("/clear confirm")).buttons.map((b) => b.command), ["help"]);
+  await cleanup(dir);
+});
+
+Deno.test("/sleep and /clear only ask until their confirm button is clicked", async () => {
+  const dir = await tempAgent();
+  const lc = core(dir);
+  const exists = (name: string) => Deno.lstat(join(dir, name)).then(() => true, () => false);
+  for (const command of ["sleep", "clear"] as const) {
+    // Typed, even with "confirm", and a plain button: a confirm card, no signal.
+    for (
+      const [text, clicked] of [
+        [`/${command}`, false],
+        [`/${command} confirm`, false],
+        [`/${command}`, true],
+      ] as const
+    ) {
+      const card = parts(await lc.render(parseCommand(text)!, { clicked }));
+      deepEqual(card.buttons.map((b) => [b.label, b.value]), [
+        ["Confirm", { lingtai_control: { version: 1, command, argument: "confirm" } }],
+        ["Cancel", { lingtai_control: { version: 1, command, argument: "cancel" } }],
+      ]);
+      equal(await exists(`.${command}`), false, `${text} clicked=${clicked}`);
+    }
+    const cancelled = parts(
+      await lc.render(parseCommand(`/${command} cancel`)!, { clicked: true }),
+    );
+    equal(cancelled.body, "Cancelled. Nothing was changed.");
+    equal(await exists(`.${command}`), false);
+    await lc.render(parseCommand(`/${command} confirm`)!, { clicked: true });
+    equal(await exists(`.${command}`), true);
+  }
+  await cleanup(dir);
+});
+
+Deno.test("a refusal card names the reason, shows how to name an owner, and runs nothing", async () => {
+  const dir = await tempAgent();
+  const lc = core(dir);
+  const none = parts(await lc.refusal("clear", "ou_someone", "no_owner"));
+  equal(none.title, "LingTai · Clear");
+  ok(none.body.startsWith("Nobody can control this Agent yet"));
+  ok(none.body.includes('`"owners": ["ou_someone"]`'), none.body);
+  ok(none.body.includes("**Your open_id:** `ou_someone`"));
+  deepEqual(none.buttons.map((b) => b.command), ["help"]);
+  const other = parts(await lc.refusal("system", "ou_someone", "not_owner"));
+  equal(other.body.split("\n")[0], "Only the Agent's owners can use this command.");
+  ok(!other.body.includes('"owners"'));
+  // Something that is not an open_id is not echoed.
+  ok(!parts(await lc.refusal("clear", "<at id=all>", "no_owner")).body.includes("<at"));
+  await put(join(dir, ".agent.json"), JSON.stringify({ language: "zh" }));
+  ok(parts(await lc.refusal("clear", "ou_x", "no_owner")).body.startsWith("尚未指定所有者"));
+  deepEqual(await Array.fromAsync(Deno.readDir(dir), (e) => e.name).then((n) => n.sort()), [
+    ".agent.json",
+  ]);
   await cleanup(dir);
 });

@@ -171,6 +171,48 @@ export function signalCard(
   return card(m, command, body, [button(m, "help")]);
 }
 
+/** The argument of a `/clear` or `/sleep` button that runs it; any other asks first. */
+export const CONFIRM = "confirm";
+/** The argument of the button that withdraws a `/clear` or `/sleep`. */
+export const CANCEL = "cancel";
+
+/**
+ * `/clear`, `/sleep` before they run: what the command will do, a confirm
+ * button (the only way to run it) and a cancel button.
+ */
+export function confirmCard(m: Messages, command: "sleep" | "clear"): Card {
+  return card(m, command, m.text[`confirm_${command}`], [
+    button(m, command, CONFIRM, m.text.confirm),
+    button(m, command, CANCEL, m.text.cancel),
+  ]);
+}
+
+/** A withdrawn `/clear` or `/sleep`. */
+export function cancelledCard(m: Messages, command: "sleep" | "clear"): Card {
+  return card(m, command, m.text.cancelled, [button(m, "help")]);
+}
+
+/** An open_id as shown for copying; anything else is not shown. */
+const OPEN_ID = /^ou_[A-Za-z0-9_-]{1,64}$/;
+
+/**
+ * A control command refused: someone who is not an owner (`not_owner`), or
+ * nobody is named an owner (`no_owner`: the card says how to name one, with
+ * the person's own open_id ready to copy).
+ */
+export function refusalCard(
+  m: Messages,
+  command: LocalCommand,
+  openId: string,
+  reason: "not_owner" | "no_owner",
+): Card {
+  const id = OPEN_ID.test(openId) ? openId : null;
+  const lines = [m.text[reason]];
+  if (reason === "no_owner") lines.push("", `\`"owners": ["${id ?? "ou_…"}"]\``);
+  if (id) lines.push("", `**${m.text.your_open_id}:** \`${id}\``);
+  return card(m, command, lines.join("\n"), [button(m, "help")]);
+}
+
 /** The card shown when a command failed unexpectedly. */
 export function fallbackCard(m: Messages, command: LocalCommand): Card {
   return card(m, command, m.text.unavailable, [button(m, "help")]);

@@ -3,6 +3,7 @@
  * @module
  */
 
+import type { LocalCommand } from "./names.ts";
 import type { ParsedCommand } from "./parse.ts";
 
 /** The bridge's own health, shown by `/status`. */
@@ -38,14 +39,30 @@ export interface LocalCommandsOptions {
   log?: { warn(msg: string, fields?: Record<string, unknown>): void };
 }
 
+/** How a command came: typed in a message, or a control card's button. */
+export interface CommandOrigin {
+  /** True for a button; `/clear` and `/sleep` run only from their confirm button. */
+  clicked: boolean;
+}
+
+/** Why a control command was refused (see `controlRight` in lib/account). */
+export type RefusalReason = "not_owner" | "no_owner";
+
 /** The local commands of one agent directory. */
 export interface LocalCommands {
   /**
-   * Runs a command (signals for refresh, sleep and clear; the preference
-   * file for taskcard) and returns its control card. Never throws: an
-   * unexpected error still yields a card.
+   * Runs a command (signals for refresh, and for sleep and clear when
+   * clicked with `confirm` — otherwise they answer a confirm card; the
+   * preference file for taskcard) and returns its control card. Never
+   * throws: an unexpected error still yields a card.
    */
-  render(cmd: ParsedCommand): Promise<Record<string, unknown>>;
+  render(cmd: ParsedCommand, origin?: CommandOrigin): Promise<Record<string, unknown>>;
+  /** The card refusing a control command to `openId`; runs nothing. Never throws. */
+  refusal(
+    command: LocalCommand,
+    openId: string,
+    reason: RefusalReason,
+  ): Promise<Record<string, unknown>>;
   /**
    * Claims a control click's event id for an account; false when it was
    * already claimed or the claim store cannot be read or written.

@@ -5,7 +5,11 @@
  * conversation and one wake; a duplicate delivery, a redelivery after a
  * restart, an actor outside `allowed_users` or no actor at all make none; a
  * click is answered while its chat is still busy, and handled after the
- * chat's earlier message, while another chat goes on.
+ * chat's earlier message, while another chat goes on. A click cannot hurt:
+ * a value nested 20 000 deep is recorded with a placeholder in one attempt,
+ * one user's flood wakes the agent a bounded number of times, what `read`
+ * shows carries no token, and a click naming another chat than its card's
+ * files nowhere.
  */
 
 import assert from "node:assert/strict";
@@ -16,6 +20,7 @@ import {
   ManualEmuClock,
   startEmulator,
 } from "../lib/emulator/mod.ts";
+import { TOO_MANY_CLICKS } from "../lib/callbacks/mod.ts";
 import { type Bridge, bridgeConfig, startBridge, until } from "./_inbound.ts";
 
 type Rec = Record<string, unknown>;
@@ -352,6 +357,119 @@ Deno.test("for LingTai a click writes one LICC event that wakes the agent and na
     assert.equal(meta.source_message_ref, `main:${D.aliceP2p}:${cardId}`);
     assert.equal(meta.chat_id, D.aliceP2p);
     assert.match(String(e.body), /card action: button/);
+  } finally {
+    await bridge.close();
+  }
+});
+
+Deno.test("a click value nested 20 000 levels deep is recorded with a placeholder in one attempt, and the chat's next message follows it", async () => {
+  await using emu = await startEmulator();
+  const bridge = await startOn(emu);
+  try {
+    await emu.ws.whenReady();
+    const cardId = await sendCard(bridge, emu, D.aliceP2p);
+    // A JSON string value: the server parses it into a 20 000-level object.
+    const deep = '{"a":'.repeat(20_000) + "1" + "}".repeat(20_000);
+    const click = emu.clickCard({ user: D.alice.openId, messageId: cardId, value: deep });
+    assert.equal((await click.result).ackCode, 200);
+    emu.userSends({ user: D.alice.openId, chat: D.aliceP2p, text: "after" });
+    const pushes = await bridge.channel.atLeast(2);
+    assert.deepEqual(pushes.map((p) => p.meta.message_type), ["card_action", "text"]);
+    const [record] = await clicks(bridge, D.aliceP2p);
+    assert.deepEqual((record!.card_action as { action: Rec }).action.value, {
+      truncated: true,
+      note: "The card sent a value larger than 8192 bytes; it was dropped.",
+    });
+    // Each of the two jobs ran once: no failed attempt, nothing dead-lettered.
+    const journal = await until(async () => {
+      const j = (await bridge.status()).journal as Rec;
+      return j.pending === 0 && j.in_flight === 0 && j;
+    }, { what: "the journal to drain" });
+    assert.deepEqual([journal.failures, journal.dead_letters, journal.processed], [0, 0, 2]);
+  } finally {
+    await bridge.close();
+  }
+});
+
+Deno.test("one user's 40 clicks in a minute wake the agent 10 times; all 40 are recorded; a minute later a click wakes it again", async () => {
+  const clock = new ManualEmuClock(Date.now());
+  await using emu = await startEmulator({ clock });
+  const bridge = await startOn(emu);
+  try {
+    await emu.ws.whenReady();
+    const cardId = await sendCard(bridge, emu, D.aliceP2p);
+    for (let n = 0; n < 40; n++) {
+      await emu.clickCard({ user: D.alice.openId, messageId: cardId, value: { n } }).result;
+    }
+    // The message after them in the chat is handled after all 40.
+    emu.userSends({ user: D.alice.openId, chat: D.aliceP2p, text: "after" });
+    await until(() =>
+      Promise.resolve(bridge.channel.items.some((p) => p.meta.message_type === "text"))
+    );
+    const kinds = bridge.channel.items.map((p) => p.meta.message_type);
+    assert.deepEqual(kinds, [...Array(10).fill("card_action"), "text"]);
+    assert.equal((await clicks(bridge, D.aliceP2p)).length, 40);
+    const counters = (await bridge.account()).card_callbacks as Rec;
+    assert.deepEqual([counters.business, counters.throttled], [10, 30]);
+    // Over the limit, the clicker is told so.
+    const over = await emu.clickCard({ user: D.alice.openId, messageId: cardId, value: {} }).result;
+    assert.deepEqual(over.toast, { type: "warning", content: TOO_MANY_CLICKS });
+
+    clock.advance(60_000);
+    await emu.clickCard({ user: D.alice.openId, messageId: cardId, value: { n: "later" } })
+      .result;
+    const later = await bridge.channel.atLeast(12);
+    assert.equal(later[11]!.meta.message_type, "card_action");
+    assert.match(later[11]!.content, /later/);
+  } finally {
+    await bridge.close();
+  }
+});
+
+Deno.test("read and search of a click show no event token and no update token", async () => {
+  await using emu = await startEmulator();
+  const bridge = await startOn(emu);
+  try {
+    await emu.ws.whenReady();
+    const cardId = await sendCard(bridge, emu, D.aliceP2p);
+    await emu.clickCard({ user: D.alice.openId, messageId: cardId, value: { pick: "blue" } })
+      .result;
+    const pushes = await bridge.channel.atLeast(1);
+    const issued = [...emu.world.cardTokens.keys()];
+    assert.equal(issued.length, 1, "the emulator issued one update token");
+    const read = JSON.stringify(await clicks(bridge, D.aliceP2p));
+    const found = JSON.stringify(await bridge.call("search", { query: "blue" }));
+    assert.match(found, /card action: button/);
+    for (
+      const [what, json] of [["read", read], ["search", found], ["push", JSON.stringify(pushes)]]
+    ) {
+      assert.ok(!/token"\s*:/i.test(json!), `${what} has a token key: ${json}`);
+      assert.ok(!json!.includes(issued[0]!), `${what} has the update token`);
+    }
+    assert.match(read, /"event_id"/, "the envelope is still there, without its tokens");
+  } finally {
+    await bridge.close();
+  }
+});
+
+Deno.test("a click whose callback names another chat than its card's is answered with an error and files nowhere", async () => {
+  await using emu = await startEmulator();
+  const bridge = await startOn(emu);
+  try {
+    await emu.ws.whenReady();
+    const cardId = await sendCard(bridge, emu, D.aliceP2p);
+    emu.ws.sendCardFrame(rawClick("ev_elsewhere", D.alice.openId, cardId, D.team));
+    await emu.waitFor(() => emu.ws.unmatchedAcks().length === 1);
+    assert.deepEqual(emu.ws.unmatchedAcks()[0]!.data, {
+      toast: { type: "error", content: "This card belongs to another chat." },
+    });
+    // A message after it in the same (named) chat proves the click was handled first.
+    emu.userSends({ user: D.alice.openId, chat: D.team, text: "after", mentions: ["bot"] });
+    const pushes = await bridge.channel.atLeast(1);
+    assert.deepEqual(pushes.map((p) => p.meta.message_type), ["text"]);
+    assert.deepEqual(await clicks(bridge, D.team), []);
+    assert.deepEqual(await clicks(bridge, D.aliceP2p), []);
+    assert.equal(((await bridge.account()).card_callbacks as Rec).misplaced, 1);
   } finally {
     await bridge.close();
   }

@@ -3,7 +3,9 @@
  * client that speaks the channel protocol sends tool-permission prompts; the
  * server puts an approval card in the conversation that last woke the agent;
  * the emulator's users answer by clicking or typing, and the client gets
- * each verdict exactly once.
+ * each verdict exactly once. A vote counts only from the request's own
+ * approval card in its chat: the same value on a card the agent sent is an
+ * ordinary click.
  */
 
 import assert from "node:assert/strict";
@@ -221,6 +223,92 @@ Deno.test("without a wake the card goes to the first allowed user's DM; an outsi
     assert.equal(later.length, 3);
     assert.match(later[2]!.content, /bye/);
     assert.equal(verdicts.items.length, 1);
+  } finally {
+    await bridge.close();
+  }
+});
+
+Deno.test("an approval value on a card the agent sent, or a vote naming another chat, answers nothing; the agent gets the lure as an ordinary click", async () => {
+  await using emu = await startEmulator();
+  const relay = await startRelay(emu, { era: "legacy", allowed: [D.alice.openId] });
+  const { bridge, verdicts } = relay;
+  try {
+    await emu.ws.whenReady();
+    emu.userSends({ user: D.alice.openId, chat: D.team, text: "deploy", mentions: ["bot"] });
+    await bridge.channel.atLeast(1);
+    await relay.ask("abcde");
+    const approval = await approvalCard(emu, D.team, "abcde");
+
+    // The agent sends a card of its own, in another chat, whose button carries the vote.
+    const lure = vote("abcde", "allow");
+    const sent = await bridge.call("send", {
+      receive_id: D.aliceP2p,
+      receive_id_type: "chat_id",
+      content: {
+        type: "card",
+        card: {
+          schema: "2.0",
+          body: {
+            elements: [{
+              tag: "button",
+              text: { tag: "plain_text", content: "Looks fine" },
+              behaviors: [{ type: "callback", value: lure }],
+            }],
+          },
+        },
+      },
+    });
+    assert.equal(sent.status, "sent", JSON.stringify(sent));
+    const lureId = emu.lastSent(D.aliceP2p)!.messageId;
+    const clicked = await emu.clickCard({ user: D.alice.openId, messageId: lureId, value: lure })
+      .result;
+    assert.deepEqual(clicked.toast, { type: "info", content: "Sent to the agent." });
+    const pushes = await bridge.channel.atLeast(2);
+    assert.equal(pushes[1]!.meta.message_type, "card_action");
+    assert.match(pushes[1]!.content, /feishu_mcp_permission/);
+
+    // The approval card's own vote, in a callback naming another chat: no vote, no record.
+    emu.ws.sendCardFrame({
+      schema: "2.0",
+      header: {
+        event_id: "ev_vote_elsewhere",
+        event_type: "card.action.trigger",
+        create_time: String(Date.now()),
+        token: "",
+        app_id: D.appId,
+        tenant_key: "tk_emu",
+      },
+      event: {
+        operator: { open_id: D.alice.openId },
+        action: { tag: "button", value: lure },
+        context: { open_message_id: approval.messageId, open_chat_id: D.aliceP2p },
+      },
+    });
+    await emu.waitFor(() => emu.ws.unmatchedAcks().length === 1);
+    assert.deepEqual(emu.ws.unmatchedAcks()[0]!.data, {
+      toast: { type: "error", content: "This card belongs to another chat." },
+    });
+    assert.equal(verdicts.items.length, 0, "the request is still pending");
+    assert.doesNotMatch(
+      emu.messages(D.team).find((m) => m.messageId === approval.messageId)!.content,
+      /Allowed by/,
+    );
+
+    // The approval card itself still answers it.
+    const real = await emu.clickCard({
+      user: D.alice.openId,
+      messageId: approval.messageId,
+      value: vote("abcde", "deny"),
+    }).result;
+    assert.deepEqual(real.toast, { type: "warning", content: "Denied" });
+    assert.deepEqual(await verdicts.atLeast(1), [{ request_id: "abcde", behavior: "deny" }]);
+    const records = (await bridge.records(D.aliceP2p)).filter((r) =>
+      r.message_type === "card_action"
+    );
+    assert.deepEqual(
+      records.map((r) => (r.card_action as { action: { value: unknown } }).action.value),
+      [lure],
+    );
   } finally {
     await bridge.close();
   }

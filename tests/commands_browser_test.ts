@@ -54,7 +54,10 @@ Deno.test({
     const workdir = join(parent, "scribe");
     await seedDemoAgent(workdir, { sibling: "scout" });
     await using emu = await startEmulator();
-    const bridge = await startBridge({ workdir, config: bridgeConfig(emu.url) });
+    const bridge = await startBridge({
+      workdir,
+      config: bridgeConfig(emu.url, { account: { owners: [D.alice.openId] } }),
+    });
     const profile = await Deno.makeTempDir({ prefix: "feishu-commands-browser-profile-" });
     try {
       await emu.ws.whenReady();

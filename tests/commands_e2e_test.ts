@@ -6,7 +6,9 @@
  * input; groups need an explicit @bot; a control button replaces its card in
  * place; signals are written exactly and a replayed click writes none; a
  * click by someone outside `allowed_users` does nothing; a crash after the
- * answer reached Feishu answers once.
+ * answer reached Feishu answers once. Who may: only owners (else allowed
+ * users, else nobody) run control commands, `/clear` and `/sleep` only from
+ * their confirm button; a control value on a card the agent sent is data.
  */
 
 import assert from "node:assert/strict";
@@ -54,10 +56,11 @@ async function agentDir(language: string): Promise<string> {
   return workdir;
 }
 
+/** Alice owns the agent unless a test says otherwise. */
 async function start(
   emu: Emulator,
   language: string,
-  account: Rec = {},
+  account: Rec = { owners: [D.alice.openId] },
 ): Promise<Bridge & { workdir: string }> {
   const workdir = await agentDir(language);
   const bridge = await startBridge({ workdir, config: bridgeConfig(emu.url, { account }) });
@@ -181,16 +184,25 @@ Deno.test("control buttons update their card in place; signals are exact, a seco
       .result;
     assert.match(JSON.stringify(again.card?.data), /A refresh is already pending/);
 
-    const sleep = emu.userSends({ user: D.alice.openId, chat: D.aliceP2p, text: "/sleep" });
-    await answerOf(emu, D.aliceP2p, sleep.messageId!);
+    for (const command of ["sleep", "clear"]) {
+      const typed = emu.userSends({ user: D.alice.openId, chat: D.aliceP2p, text: `/${command}` });
+      const asking = await answerOf(emu, D.aliceP2p, typed.messageId!);
+      assert.equal(await exists(join(bridge.workdir, `.${command}`)), false, "typing only asks");
+      const confirm = buttons(asking).find((b) => b.label === "Confirm")!;
+      const asked = emu.messages(D.aliceP2p).find((m) => m.parentId === typed.messageId)!;
+      await emu.clickCard({
+        user: D.alice.openId,
+        messageId: asked.messageId,
+        value: confirm.value,
+      })
+        .result;
+    }
     assert.equal(await Deno.readTextFile(join(bridge.workdir, ".sleep")), "");
-    const clear = emu.userSends({ user: D.alice.openId, chat: D.aliceP2p, text: "/clear" });
-    await answerOf(emu, D.aliceP2p, clear.messageId!);
     assert.equal(await Deno.readTextFile(join(bridge.workdir, ".clear")), "feishu\n");
 
     // The same click delivered again (a type=card frame with its event id) writes no signal.
     await Deno.remove(join(bridge.workdir, ".sleep"));
-    const sleepValue = { lingtai_control: { version: 1, command: "sleep", argument: "" } };
+    const sleepValue = { lingtai_control: { version: 1, command: "sleep", argument: "confirm" } };
     const envelope = {
       schema: "2.0" as const,
       header: {
@@ -229,7 +241,10 @@ Deno.test("control buttons update their card in place; signals are exact, a seco
 
 Deno.test("a control click by someone outside allowed_users does nothing", async () => {
   await using emu = await startEmulator();
-  const bridge = await start(emu, "en", { allowed_users: [D.alice.openId] });
+  const bridge = await start(emu, "en", {
+    allowed_users: [D.alice.openId],
+    owners: [D.alice.openId],
+  });
   try {
     await emu.ws.whenReady();
     const cmd = emu.userSends({
@@ -240,7 +255,7 @@ Deno.test("a control click by someone outside allowed_users does nothing", async
     });
     await answerOf(emu, D.team, cmd.messageId!);
     const cardId = emu.messages(D.team).find((m) => m.parentId === cmd.messageId)!.messageId;
-    const sleep = { lingtai_control: { version: 1, command: "sleep", argument: "" } };
+    const sleep = { lingtai_control: { version: 1, command: "sleep", argument: "confirm" } };
     const refused = await emu.clickCard({ user: D.bob.openId, messageId: cardId, value: sleep })
       .result;
     assert.equal(refused.applied, false);
@@ -255,7 +270,7 @@ Deno.test("a crash after a command's answer reached Feishu and before its journa
   const clock = new ManualEmuClock(Date.now());
   await using emu = await startEmulator({ clock });
   const workdir = await agentDir("en");
-  const config = bridgeConfig(emu.url);
+  const config = bridgeConfig(emu.url, { account: { owners: [D.alice.openId] } });
   let bridge = await startBridge({ workdir, config });
   try {
     await emu.ws.whenReady();
@@ -276,6 +291,214 @@ Deno.test("a crash after a command's answer reached Feishu and before its journa
     }, { what: "the journal to drain" });
     assert.ok(emu.requests({ method: "POST", path: REPLY }).length >= 2, "the job was replayed");
     assert.equal(answers(emu, D.aliceP2p, cmd.messageId!).length, 1, "answered once");
+  } finally {
+    await bridge.close();
+  }
+});
+
+/** The bot's answer card to a message, and its message id. */
+async function answered(emu: Emulator, chatId: string, messageId: string) {
+  const card = await answerOf(emu, chatId, messageId);
+  const id = emu.messages(chatId).find((m) => m.parentId === messageId)!.messageId;
+  return { card, id };
+}
+
+/** The text of a card's markdown body. */
+const bodyOf = (card: Card) => String(card.body.elements[0]!.content);
+
+const confirmValue = (command: string) => ({
+  lingtai_control: { version: 1, command, argument: "confirm" },
+});
+
+Deno.test("with no owners and no allowed users nobody controls the agent: /clear typed or clicked writes nothing and says how to name an owner", async () => {
+  await using emu = await startEmulator();
+  const bridge = await start(emu, "en", {});
+  try {
+    await emu.ws.whenReady();
+    const typed = emu.userSends({ user: D.alice.openId, chat: D.aliceP2p, text: "/clear" });
+    const refusal = await answered(emu, D.aliceP2p, typed.messageId!);
+    assert.match(bodyOf(refusal.card), /^Nobody can control this Agent yet/);
+    assert.ok(bodyOf(refusal.card).includes(`\`"owners": ["${D.alice.openId}"]\``));
+    assert.ok(bodyOf(refusal.card).includes(`**Your open_id:** \`${D.alice.openId}\``));
+    assert.deepEqual(buttons(refusal.card).map((b) => b.label), ["Controls"]);
+
+    // /help stays open; its Clear button, and a forged confirm on it, are refused in place.
+    const help = emu.userSends({ user: D.bob.openId, chat: D.bobP2p, text: "/help" });
+    const shown = await answered(emu, D.bobP2p, help.messageId!);
+    assert.equal(shown.card.header.title.content, "LingTai · Controls");
+    const clear = buttons(shown.card).find((b) => b.label === "Clear")!;
+    const clicked = await emu.clickCard({
+      user: D.bob.openId,
+      messageId: shown.id,
+      value: clear.value,
+    }).result;
+    assert.match(JSON.stringify(clicked.card?.data), /Nobody can control this Agent yet/);
+    assert.match(JSON.stringify(clicked.card?.data), new RegExp(D.bob.openId));
+    const forged = await emu.clickCard({
+      user: D.bob.openId,
+      messageId: shown.id,
+      value: confirmValue("clear"),
+    }).result;
+    assert.match(JSON.stringify(forged.card?.data), /Nobody can control this Agent yet/);
+    const status = emu.userSends({ user: D.bob.openId, chat: D.bobP2p, text: "/status" });
+    assert.match(bodyOf((await answered(emu, D.bobP2p, status.messageId!)).card), /^Nobody/);
+
+    for (const signal of [".clear", ".sleep", ".refresh"]) {
+      assert.equal(await exists(join(bridge.workdir, signal)), false, signal);
+    }
+    // Talking to the agent is as before: everyone admitted wakes it; commands never do.
+    emu.userSends({ user: D.bob.openId, chat: D.bobP2p, text: "hello" });
+    const pushes = await bridge.channel.atLeast(1);
+    assert.deepEqual(pushes.map((p) => p.content), ["hello"]);
+    assert.deepEqual(
+      (await bridge.records(D.bobP2p)).filter((r) => r.message_type === "card_action"),
+      [],
+    );
+  } finally {
+    await bridge.close();
+  }
+});
+
+Deno.test("an owner's /clear and /sleep need the confirm click; a non-owner's click and a cancel write nothing", async () => {
+  await using emu = await startEmulator();
+  const bridge = await start(emu, "en", { owners: [D.alice.openId] });
+  const clearFile = join(bridge.workdir, ".clear");
+  try {
+    await emu.ws.whenReady();
+    const typed = emu.userSends({
+      user: D.alice.openId,
+      chat: D.team,
+      text: "/clear",
+      mentions: ["bot"],
+    });
+    const asking = await answered(emu, D.team, typed.messageId!);
+    assert.equal(
+      bodyOf(asking.card),
+      "Clear the conversation? The Agent forgets what was said so far.",
+    );
+    assert.deepEqual(buttons(asking.card).map((b) => b.label), ["Confirm", "Cancel"]);
+    assert.equal(await exists(clearFile), false, "typing /clear only asks");
+
+    const confirm = buttons(asking.card).find((b) => b.label === "Confirm")!.value;
+    const cancel = buttons(asking.card).find((b) => b.label === "Cancel")!.value;
+    const byBob = await emu.clickCard({ user: D.bob.openId, messageId: asking.id, value: confirm })
+      .result;
+    assert.deepEqual(byBob.toast, {
+      type: "error",
+      content: "Only the Agent's owners can use this button.",
+    });
+    assert.equal(byBob.applied, false, "the card stays as it was");
+    const cancelled = await emu.clickCard({
+      user: D.alice.openId,
+      messageId: asking.id,
+      value: cancel,
+    }).result;
+    assert.match(JSON.stringify(cancelled.card?.data), /Cancelled. Nothing was changed./);
+    assert.equal(await exists(clearFile), false);
+
+    const again = emu.userSends({
+      user: D.alice.openId,
+      chat: D.team,
+      text: "/clear",
+      mentions: ["bot"],
+    });
+    const second = await answered(emu, D.team, again.messageId!);
+    const done = await emu.clickCard({ user: D.alice.openId, messageId: second.id, value: confirm })
+      .result;
+    assert.match(JSON.stringify(done.card?.data), /Conversation reset requested./);
+    assert.equal(await Deno.readTextFile(clearFile), "feishu\n");
+
+    const sleep = emu.userSends({ user: D.alice.openId, chat: D.aliceP2p, text: "/sleep" });
+    const asleep = await answered(emu, D.aliceP2p, sleep.messageId!);
+    assert.equal(await exists(join(bridge.workdir, ".sleep")), false);
+    await emu.clickCard({
+      user: D.alice.openId,
+      messageId: asleep.id,
+      value: buttons(asleep.card).find((b) => b.label === "Confirm")!.value,
+    }).result;
+    assert.equal(await Deno.readTextFile(join(bridge.workdir, ".sleep")), "");
+    assert.equal(bridge.channel.items.length, 0, "nobody was woken");
+  } finally {
+    await bridge.close();
+  }
+});
+
+Deno.test("with owners set, an allowed user who is not an owner is refused every control command but /help, and still talks to the agent", async () => {
+  await using emu = await startEmulator();
+  const bridge = await start(emu, "en", {
+    owners: [D.alice.openId],
+    allowed_users: [D.alice.openId, D.bob.openId],
+  });
+  try {
+    await emu.ws.whenReady();
+    for (const text of ["/clear", "/refresh", "/system", "/brief", "/status", "/taskcard off"]) {
+      const typed = emu.userSends({ user: D.bob.openId, chat: D.bobP2p, text });
+      const { card } = await answered(emu, D.bobP2p, typed.messageId!);
+      assert.equal(
+        bodyOf(card).split("\n")[0],
+        "Only the Agent's owners can use this command.",
+        text,
+      );
+      assert.ok(!bodyOf(card).includes("Ship the report"), `${text} shows nothing`);
+    }
+    const help = emu.userSends({ user: D.bob.openId, chat: D.bobP2p, text: "/help" });
+    const shown = await answered(emu, D.bobP2p, help.messageId!);
+    assert.equal(shown.card.header.title.content, "LingTai · Controls");
+    const refresh = buttons(shown.card).find((b) => b.label === "Refresh")!;
+    const clicked = await emu.clickCard({
+      user: D.bob.openId,
+      messageId: shown.id,
+      value: refresh.value,
+    }).result;
+    assert.equal(clicked.toast?.type, "error");
+    assert.equal(clicked.applied, false);
+    for (const signal of [".clear", ".refresh"]) {
+      assert.equal(await exists(join(bridge.workdir, signal)), false, signal);
+    }
+    assert.equal(await exists(join(bridge.workdir, "feishu", "taskcard.json")), false);
+    emu.userSends({ user: D.bob.openId, chat: D.bobP2p, text: "hello" });
+    assert.deepEqual((await bridge.channel.atLeast(1)).map((p) => p.content), ["hello"]);
+  } finally {
+    await bridge.close();
+  }
+});
+
+Deno.test("a control value on a card the agent sent is an ordinary click: no signal, and the agent gets it as data", async () => {
+  await using emu = await startEmulator();
+  const bridge = await start(emu, "en", { owners: [D.alice.openId] });
+  try {
+    await emu.ws.whenReady();
+    const lure = confirmValue("clear");
+    const out = await bridge.call("send", {
+      receive_id: D.aliceP2p,
+      receive_id_type: "chat_id",
+      content: {
+        type: "card",
+        card: {
+          schema: "2.0",
+          body: {
+            elements: [{
+              tag: "button",
+              text: { tag: "plain_text", content: "Tidy up" },
+              behaviors: [{ type: "callback", value: lure }],
+            }],
+          },
+        },
+      },
+    });
+    assert.equal(out.status, "sent", JSON.stringify(out));
+    const cardId = emu.lastSent(D.aliceP2p)!.messageId;
+    const clicked = await emu.clickCard({ user: D.alice.openId, messageId: cardId, value: lure })
+      .result;
+    assert.deepEqual(clicked.toast, { type: "info", content: "Sent to the agent." });
+    const [push] = await bridge.channel.atLeast(1);
+    assert.equal(push!.meta.message_type, "card_action");
+    assert.match(push!.content, /lingtai_control/);
+    assert.equal(await exists(join(bridge.workdir, ".clear")), false);
+    const [record] = (await bridge.records(D.aliceP2p)).filter((r) =>
+      r.message_type === "card_action"
+    );
+    assert.deepEqual((record!.card_action as { action: Rec }).action.value, lure);
   } finally {
     await bridge.close();
   }

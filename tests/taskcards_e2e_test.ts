@@ -95,7 +95,11 @@ async function taskStatus(bridge: Bridge): Promise<TaskCardStatus> {
 }
 
 async function start(emu: Emulator, workdir: string): Promise<Bridge> {
-  return await startBridge({ workdir, config: bridgeConfig(emu.url) });
+  // Alice owns the agent: `/taskcard` is a control command.
+  return await startBridge({
+    workdir,
+    config: bridgeConfig(emu.url, { account: { owners: [D.alice.openId] } }),
+  });
 }
 
 Deno.test("a DM's card: created below the first message, edited in place, rotated below a newer message, hidden from read", async () => {

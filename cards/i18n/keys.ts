@@ -50,6 +50,14 @@ export const MESSAGE_KEYS = [
   "sleep_sent",
   "clear_sent",
   "signal_failed",
+  "confirm",
+  "cancel",
+  "confirm_clear",
+  "confirm_sleep",
+  "cancelled",
+  "not_owner",
+  "no_owner",
+  "your_open_id",
   ...LAYER_KEYS,
 ] as const;
 

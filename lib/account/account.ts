@@ -1,6 +1,6 @@
 /**
  * One configured Feishu app at run time — the single shape actions, inbound,
- * presence and status all use: its alias, app id and `allowed_users`, its
+ * presence and status all use: its alias, app id, `allowed_users` and `owners`, its
  * REST api, its outbox (every write, paced for this app alone), the bot's
  * identity, sender names, and its long connection. Every HTTP request of
  * its REST client and of its long connection is reported to the quota meter
@@ -52,6 +52,8 @@ export interface Account {
   readonly appId: string;
   /** Open ids admitted, or null for everyone. */
   readonly allowedUsers: string[] | null;
+  /** Open ids that may control the agent (see {@link controlRight}); empty when none. */
+  readonly owners: readonly string[];
   readonly api: FeishuApi;
   readonly outbox: Outbox;
   readonly identity: AccountIdentity;
@@ -81,6 +83,31 @@ export interface AccountDeps {
   quota?: AccountQuota;
   /** Sees every status change of the long connection (the health snapshot). */
   onConnectionStatus?: (alias: string, status: LongConnectionStatus) => void;
+}
+
+/**
+ * Whether someone may control the agent (local commands other than `/help`,
+ * control-card buttons): `owner` when they are one of the account's
+ * `owners` or — with no owners configured — one of its `allowed_users`;
+ * `no_owner` when neither list names anyone (then nobody may: unlike the
+ * original bridge, an open tenant does not mean everyone controls the
+ * agent); `not_owner` otherwise.
+ *
+ * @example
+ * ```ts
+ * import { controlRight } from "./account.ts";
+ * if (controlRight({ owners: ["ou_a"], allowedUsers: ["ou_b"] }, "ou_b") !== "not_owner") throw new Error();
+ * if (controlRight({ owners: [], allowedUsers: ["ou_b"] }, "ou_b") !== "owner") throw new Error();
+ * if (controlRight({ owners: [], allowedUsers: null }, "ou_b") !== "no_owner") throw new Error();
+ * ```
+ */
+export function controlRight(
+  account: Pick<Account, "owners" | "allowedUsers">,
+  openId: string,
+): "owner" | "not_owner" | "no_owner" {
+  const list = account.owners.length > 0 ? account.owners : account.allowedUsers ?? [];
+  if (list.length === 0) return "no_owner";
+  return openId !== "" && list.includes(openId) ? "owner" : "not_owner";
 }
 
 /** How often an unknown identity may be looked up again. */
@@ -129,6 +156,7 @@ export function createAccount(config: ResolvedAccount, deps: AccountDeps): Accou
     alias,
     appId: config.appId,
     allowedUsers: config.allowedUsers,
+    owners: config.owners ?? [],
     api,
     outbox,
     identity,

@@ -5,4 +5,4 @@
  * @module
  */
 
-export { type Account, createAccount } from "./account.ts";
+export { type Account, controlRight, createAccount } from "./account.ts";

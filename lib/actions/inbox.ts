@@ -4,7 +4,9 @@
  * @module
  */
 
+import { withoutTokens } from "../callbacks/mod.ts";
 import { BridgeError, truncateCodePoints } from "../core/mod.ts";
+import type { RawEnvelope } from "../feishu/mod.ts";
 import type { CheckInput, ReadInput, SearchInput } from "../mcp/family/mod.ts";
 import type { StoredRecord } from "../store/mod.ts";
 import { type ActionContext, resolveAccount } from "./context.ts";
@@ -104,6 +106,13 @@ const DEFAULTS: Record<string, unknown> = {
 function project(rec: object, keys: readonly string[]): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const k of keys) out[k] = Reflect.get(rec, k) ?? (k in DEFAULTS ? DEFAULTS[k] : null);
+  // A click's envelope is shown without its tokens (records from before they were stripped too).
+  const raw = out.feishu;
+  if (
+    Reflect.get(rec, "message_type") === "card_action" && typeof raw === "object" && raw !== null
+  ) {
+    out.feishu = withoutTokens(raw as RawEnvelope);
+  }
   return out;
 }
 

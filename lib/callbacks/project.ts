@@ -150,6 +150,52 @@ export function readCallback(envelope: RawEnvelope): CardCallback | null {
   return { ...cb, eventId: callbackEventId(envelope, cb) };
 }
 
+/** Keys that carry a credential: `token`, `preview_token`, `update_token`, … */
+const TOKEN_KEY = /token$/i;
+
+/**
+ * A click envelope without its credentials — the event's verification token
+ * (`header.token`, or a top-level `token`), the card's delayed-update token
+ * (`event.token`) and any other `…token` key of the envelope, its header,
+ * event, `event.context` and `event.action` — for keeping and showing.
+ * What the card itself sent (`action.value`, `action.form_value`) is data and
+ * stays as it is. Returns a copy; the given envelope is not changed.
+ *
+ * @example
+ * ```ts
+ * import { withoutTokens } from "./project.ts";
+ * import assert from "node:assert/strict";
+ * const env = {
+ *   header: { event_id: "ev_1", token: "v-secret" },
+ *   event: { token: "c-update", action: { value: { token: "mine" } }, context: { preview_token: "p" } },
+ * };
+ * assert.deepEqual(withoutTokens(env), {
+ *   header: { event_id: "ev_1" },
+ *   event: { action: { value: { token: "mine" } }, context: {} },
+ * });
+ * ```
+ */
+export function withoutTokens(envelope: RawEnvelope): RawEnvelope {
+  const strip = (v: unknown): JsonObject | null => {
+    const o = obj(v);
+    if (!o) return null;
+    return Object.fromEntries(Object.entries(o).filter(([k]) => !TOKEN_KEY.test(k)));
+  };
+  const out = strip(envelope) ?? {};
+  for (const k of ["header", "event"]) {
+    const inner = strip(out[k]);
+    if (inner) out[k] = inner;
+  }
+  const event = obj(out.event);
+  if (event) {
+    for (const k of ["context", "action"]) {
+      const inner = strip(event[k]);
+      if (inner) event[k] = inner;
+    }
+  }
+  return out as RawEnvelope;
+}
+
 /**
  * The event id of a callback: `header.event_id`, else a top-level `uuid` or
  * `event_id`, else one derived from the content (`derived-` + 24 hex of the

@@ -9,7 +9,7 @@
 
 import { formatCompoundId, isoSeconds, truncateCodePoints } from "../core/mod.ts";
 import type { CardActionRecord } from "../store/mod.ts";
-import type { CardCallback, JsonObject } from "./project.ts";
+import { type CardCallback, type JsonObject, withoutTokens } from "./project.ts";
 import { pythonJson } from "./python_json.ts";
 
 /** Longest record text, in code points. */
@@ -101,6 +101,7 @@ export function buildCardActionRecord(
     content: { kind: "card_action", ...projection },
     card_action: projection,
     synthetic: true,
-    feishu: cb.raw as JsonObject,
+    // Kept without its verification and update tokens: `read` shows this.
+    feishu: withoutTokens(cb.raw) as JsonObject,
   };
 }

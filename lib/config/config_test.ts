@@ -117,6 +117,11 @@ const rejections: { name: string; config: unknown; want: string[] }[] = [
     want: ["config quota: unknown key 'daily_calls'"],
   },
   {
+    name: "an owner that is not an open_id",
+    config: { accounts: [{ ...acct, owners: ["alice@example.com"] }] },
+    want: ["config accounts[0].owners[0]: Expected an owner to be an open_id (ou_…)"],
+  },
+  {
     name: "a tool_schema that is not auto, ltp or portable",
     config: { accounts: [acct], tool_schema: "openai" },
     want: ["config tool_schema: Expected one of auto, ltp, portable"],
@@ -149,6 +154,7 @@ Deno.test("parseConfig() applies defaults and collects secrets for redaction", (
     appId: acct.app_id,
     appSecret: acct.app_secret,
     allowedUsers: null,
+    owners: [],
     baseUrl: "https://open.feishu.cn",
   });
   assert.deepEqual(r.config.mediaRoots, ["/w"]);
@@ -159,6 +165,14 @@ Deno.test("parseConfig() applies defaults and collects secrets for redaction", (
   });
   assert.equal(r.config.toolSchema, "auto");
   assert.deepEqual(r.config.quota, { monthlyCalls: null });
+});
+
+Deno.test("parseConfig() takes an account's owners, once each", () => {
+  const owners = ["ou_owner_1", "ou_owner_2", "ou_owner_1"];
+  const r = parseConfig(JSON.stringify({ accounts: [{ ...acct, owners }] }), opts);
+  assert.ok(r.ok);
+  if (!r.ok) return;
+  assert.deepEqual(r.config.accounts[0]!.owners, ["ou_owner_1", "ou_owner_2"]);
 });
 
 Deno.test("parseConfig() takes the monthly API call quota", () => {

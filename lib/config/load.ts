@@ -41,6 +41,8 @@ export interface ResolvedAccount {
   appId: string;
   appSecret: string;
   allowedUsers: string[] | null;
+  /** Open ids that may control the agent (local commands, control cards); none when absent. */
+  owners?: string[];
   /** Base URL without a trailing slash, e.g. `https://open.feishu.cn`. */
   baseUrl: string;
 }
@@ -135,6 +137,7 @@ export function parseConfig(text: string, options: ConfigOptions): ConfigResult 
         appId: a.app_id,
         appSecret: a.app_secret,
         allowedUsers: a.allowed_users && a.allowed_users.length > 0 ? a.allowed_users : null,
+        owners: [...new Set(a.owners ?? [])],
         baseUrl: resolveDomain(a.domain ?? "feishu"),
       })),
       mediaRoots: data.media_roots ?? [options.workdir],

@@ -11,6 +11,8 @@ import { APP_ID_PATTERN } from "../core/mod.ts";
 const APP_ID = APP_ID_PATTERN;
 /** Aliases name folders and the first segment of compound ids. */
 const ALIAS = /^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$/;
+/** A user's open_id as Feishu writes them. */
+const OPEN_ID = /^ou_[A-Za-z0-9_-]{1,64}$/;
 
 /**
  * Deno's permission flags separate entries with commas and have no escape, so
@@ -43,6 +45,10 @@ const account = z.strictObject({
     message: "Expected app_secret to be non-empty",
   }),
   allowed_users: z.array(z.string().min(1)).nullable().optional(),
+  /** Who may control the agent (local commands, control cards); see `controllers` in lib/account. */
+  owners: z.array(
+    z.string().regex(OPEN_ID, { message: "Expected an owner to be an open_id (ou_…)" }),
+  ).nullable().optional(),
   domain: domain.optional(),
 });
 

@@ -3,10 +3,12 @@
  * journal's atomic admit: dedupe keys, the chat's FIFO, a doorbell) and
  * returns, so Feishu gets its ACK in milliseconds however slow the later work
  * is (a slow handler makes Feishu push the event again), and a crash never
- * keeps a dedupe key without its job. Nothing else happens here.
+ * keeps a dedupe key without its job. Nothing else happens here, except that
+ * a card click's value is bounded first (see card_bounds.ts).
  * @module
  */
 
+import { boundCardEnvelope } from "./card_bounds.ts";
 import { EVENT_TYPES } from "./events.ts";
 import { EVENTS_CHAT_ID, type Logger } from "../core/mod.ts";
 import type { Journal, JsonValue } from "../journal/mod.ts";
@@ -132,6 +134,10 @@ export interface Intake {
 export function createIntake(options: IntakeOptions): Intake {
   const counters: IntakeCounters = { queued: 0, duplicates: 0, ignored: 0 };
   const admit: Intake["admit"] = async (envelope, source) => {
+    // A click's value is bounded before anything stores or reads it (card_bounds.ts).
+    if (CARD_EVENT_TYPES.has(String(envelope.header?.event_type ?? ""))) {
+      envelope = boundCardEnvelope(envelope);
+    }
     const keys = intakeKeys(envelope);
     if (!keys) {
       counters.ignored++;
@@ -155,10 +161,12 @@ export function createIntake(options: IntakeOptions): Intake {
   return {
     counters,
     admit,
-    async onEvent(envelope) {
+    async onEvent(received) {
+      const type = String(received.header?.event_type ?? "");
+      const card = CARD_EVENT_TYPES.has(type);
+      const envelope = card ? boundCardEnvelope(received) : received;
       const outcome = await admit(envelope, "ws");
-      const type = String(envelope.header?.event_type ?? "");
-      if (outcome !== "queued" || !options.answer || !CARD_EVENT_TYPES.has(type)) return undefined;
+      if (outcome !== "queued" || !options.answer || !card) return undefined;
       try {
         return await options.answer(envelope);
       } catch (err) {

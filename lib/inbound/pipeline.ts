@@ -8,7 +8,7 @@
 
 import type { Account } from "../account/mod.ts";
 import { BridgeError, type Clock, type Logger } from "../core/mod.ts";
-import { type Job, RetryLater } from "../journal/mod.ts";
+import { type Job, PermanentFailure, RetryLater } from "../journal/mod.ts";
 import type { ConversationLog } from "../conversation/mod.ts";
 import { markSeen, startTyping } from "../presence/mod.ts";
 import type { Store } from "../store/mod.ts";
@@ -342,7 +342,10 @@ export function createPipeline(deps: PipelineDeps): Pipeline {
         if (err instanceof RetryLater) throw err;
         count(job.account).failed++;
         // Logged here too: a job cut short at shutdown is not logged by the journal.
-        deps.log.warn("inbound job failed; the journal will retry it", {
+        const what = err instanceof PermanentFailure
+          ? "inbound job can never succeed; the journal dead-letters it"
+          : "inbound job failed; the journal will retry it";
+        deps.log.warn(what, {
           account: job.account,
           chat: job.chatKey,
           attempt: job.attempt,

@@ -2,12 +2,13 @@
  * One chat's worker: reads the oldest FIFO entry, runs the handler, deletes
  * the entry in an atomic commit, then the next; a failure is persisted on the
  * entry and retried after a backoff on the injected clock, and an entry that
- * exhausts its attempts moves to the dead-letter prefix. The journal runs at
- * most one worker per chat.
+ * exhausts its attempts — or whose handler says it can never succeed
+ * (`PermanentFailure`) — moves to the dead-letter prefix (see `failureStep`).
+ * The journal runs at most one worker per chat.
  * @module
  */
 
-import { RetryLater } from "./types.ts";
+import { failureStep, RetryLater } from "./types.ts";
 import { type Clock, exponentialDelay, type Logger } from "../core/mod.ts";
 import { decodeBody, readParts } from "./_body.ts";
 import { deadKey, type DeadValue, fifoKey, fifoPrefix, type FifoValue, partKey } from "./_keys.ts";
@@ -120,7 +121,8 @@ async function runHead(
   if (failure === null) return consume(host, head, seq);
   // A run cut short by close() is not a failed attempt: the entry stays as it was.
   if (host.signal.aborted) return;
-  if (failure instanceof RetryLater) {
+  const step = failureStep(failure, attempt, host.maxAttempts);
+  if (step === "postpone" && failure instanceof RetryLater) {
     // Not a failure: wait and try again, without spending an attempt.
     const next: FifoValue = { ...head.value, retryAt: host.clock.now() + failure.afterMs };
     await commitOrThrow(host.kv.atomic().check(head).set(head.key, next), "postpone an entry");
@@ -129,10 +131,15 @@ async function runHead(
   }
   const error = errorText(failure);
   const ctx = { ...chat, seq, attempt, error };
-  if (attempt >= host.maxAttempts) {
+  if (step === "dead") {
     await deadLetter(host, head, { seq, error, attempts: attempt });
     host.report("dead");
-    host.log.error("journal entry dead-lettered after its last attempt", ctx);
+    host.log.error(
+      attempt >= host.maxAttempts
+        ? "journal entry dead-lettered after its last attempt"
+        : "journal entry dead-lettered at once: its handler says it can never succeed",
+      ctx,
+    );
     return;
   }
   const retryAt = host.clock.now() + exponentialDelay(attempt, host.backoff);

@@ -20,7 +20,9 @@
  *   persisted, and the chat waits (bounded exponential backoff on the
  *   injected clock) before retrying it; after `maxAttempts` runs the entry
  *   moves to the dead-letter prefix with the error text, is logged and
- *   counted, and the chat moves on.
+ *   counted, and the chat moves on. A handler that knows its job can never
+ *   succeed throws `PermanentFailure`: dead-lettered after that one run;
+ *   one that must wait throws `RetryLater` (see `failureStep` in types.ts).
  * - The KV queue message is only a doorbell (Deno's `listenQueue` runs
  *   handlers concurrently, out of order, and redelivers): it kicks the chat's
  *   worker and does no work itself. `admit` also kicks the worker directly
@@ -68,4 +70,4 @@
 export { journalPath, openJournal } from "./open.ts";
 export { Journal } from "./journal.ts";
 export type { Job, JournalStats, JsonValue } from "./types.ts";
-export { RetryLater } from "./types.ts";
+export { PermanentFailure, RetryLater } from "./types.ts";

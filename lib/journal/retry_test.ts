@@ -8,7 +8,8 @@ import {
   until,
   withTempDir,
 } from "./testdata/helpers.ts";
-import { type Job, RetryLater } from "./mod.ts";
+import { type Job, PermanentFailure, RetryLater } from "./mod.ts";
+import { failureStep } from "./types.ts";
 
 const ev = (id: string, chatKey = "oc_1") => ({
   account: "main",
@@ -249,4 +250,44 @@ Deno.test("start() postpones a RetryLater job without spending attempts and neve
     assert.deepEqual(runs, Array(6).fill("e1#1"));
     const s = j.stats();
     assert.deepEqual([s.processed, s.failures, s.deadLetters], [1, 0, 0]);
+  }));
+
+Deno.test("failureStep() is the one classification: postpone, dead at once, retry until the last attempt", () => {
+  const cases: [unknown, number, string][] = [
+    [new RetryLater("identity unknown", 10), 1, "postpone"],
+    [new RetryLater("identity unknown", 10), 8, "postpone"],
+    [new PermanentFailure("unreadable"), 1, "dead"],
+    [new RangeError("Maximum call stack size exceeded"), 1, "retry"],
+    [new TypeError("error sending request"), 7, "retry"],
+    [new Error("down"), 8, "dead"],
+    [null, 1, "retry"],
+  ];
+  for (const [err, attempt, want] of cases) {
+    assert.equal(failureStep(err, attempt, 8), want, `${String(err)} at ${attempt}`);
+  }
+});
+
+Deno.test("start() dead-letters a PermanentFailure after its one run and moves on without a backoff", () =>
+  withTempDir(async (dir) => {
+    const clock = new SleepWatchClock(0);
+    const { log, lines } = capturedLog();
+    await using j = await openTestJournal(dir, { clock, log, maxAttempts: 8 });
+    const runs: string[] = [];
+    j.start((job) => {
+      runs.push(`${idOf(job)}#${job.attempt}`);
+      if (idOf(job) === "poison") throw new PermanentFailure("the click cannot be read");
+    });
+    await j.admit(ev("poison"));
+    await j.admit(ev("next"));
+    await j.idle();
+    // No sleep was asked for: the next entry ran right after the one failed run.
+    assert.deepEqual(runs, ["poison#1", "next#1"]);
+    const [dead] = await j.deadLetters();
+    assert.equal(dead?.attempts, 1);
+    assert.equal(dead?.error, "PermanentFailure: the click cannot be read");
+    assert.deepEqual(
+      [j.stats().failures, j.stats().deadLetters, j.stats().processed],
+      [1, 1, 1],
+    );
+    assert.ok(lines.some((l) => l.includes("dead-lettered at once")));
   }));

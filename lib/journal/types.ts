@@ -140,3 +140,42 @@ export class RetryLater extends Error {
     this.afterMs = afterMs;
   }
 }
+
+/**
+ * Thrown by a handler whose job can never succeed, whatever the number of
+ * attempts (the event's data itself is the problem and not even a
+ * placeholder could be made of it): the entry is dead-lettered at once, so
+ * the chat's next events do not wait behind retries that would all fail.
+ */
+export class PermanentFailure extends Error {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = "PermanentFailure";
+  }
+}
+
+/** What the journal does with an entry whose handler threw. */
+export type FailureStep = "postpone" | "retry" | "dead";
+
+/**
+ * The journal's one classification of a failed run: a {@link RetryLater} is
+ * postponed without spending an attempt; a {@link PermanentFailure} is
+ * dead-lettered at once; anything else is transient — retried after a
+ * backoff until `maxAttempts` runs, then dead-lettered. The journal never
+ * guesses from an error's type: only the handler knows whether its data or
+ * its surroundings failed.
+ *
+ * @example
+ * ```ts
+ * import { failureStep, PermanentFailure, RetryLater } from "./types.ts";
+ * if (failureStep(new RetryLater("wait", 10), 8, 8) !== "postpone") throw new Error();
+ * if (failureStep(new PermanentFailure("bad data"), 1, 8) !== "dead") throw new Error();
+ * if (failureStep(new RangeError("x"), 1, 8) !== "retry") throw new Error();
+ * if (failureStep(new Error("down"), 8, 8) !== "dead") throw new Error();
+ * ```
+ */
+export function failureStep(failure: unknown, attempt: number, maxAttempts: number): FailureStep {
+  if (failure instanceof RetryLater) return "postpone";
+  if (failure instanceof PermanentFailure) return "dead";
+  return attempt >= maxAttempts ? "dead" : "retry";
+}

@@ -3,11 +3,15 @@
  * from the client (`notifications/claude/channel/permission_request`)
  * becomes an approval card in the conversation that most recently woke the
  * agent (else the first allowed user's DM); the first answer of an allowed
- * user — a button click, or a typed `yes <id>` / `no <id>` in that
+ * user — a click on that very card, or a typed `yes <id>` / `no <id>` in that
  * conversation — goes back to the client exactly once
  * (`notifications/claude/channel/permission`), and the card then shows the
- * verdict and who gave it. Any other click (someone not allowed, a second
- * answer, an unknown or expired request) changes nothing and gets a toast.
+ * verdict and who gave it. Any other click on an approval card (someone not
+ * allowed, a second answer, an unknown or expired request, another request's
+ * vote) changes nothing and gets a toast. A vote value on a card that is not
+ * one of the relay's approval cards (or in another chat than the card was
+ * sent to) is not the relay's at all: card callbacks treat it as a business
+ * click ({@link PermissionRelay.approvalChat}).
  *
  * Requests live in memory: they belong to the client session that asked,
  * which ends with this process.
@@ -29,6 +33,8 @@ export const REQUEST_TTL_MS = 30 * 60_000;
 export const NAME_WAIT_MS = 1500;
 /** Requests kept (answered ones are dropped oldest first beyond this). */
 export const MAX_REQUESTS = 200;
+/** Approval cards remembered (their message ids), oldest forgotten first beyond this. */
+export const MAX_APPROVAL_CARDS = 1000;
 
 /** The verdict sent to the client. */
 export interface PermissionVerdict {
@@ -79,6 +85,11 @@ export interface PermissionRelay {
   readonly enabled: boolean;
   /** A prompt from the client: sends its approval card. Never throws. */
   request(params: unknown): Promise<void>;
+  /**
+   * The chat of an approval card this relay sent, by its message id; null
+   * for any other card. Only a click on one, from that chat, is a vote.
+   */
+  approvalChat(account: Account, messageId: string): string | null;
   /** A click on an approval card button; returns the callback's answer. */
   click(account: Account, cb: CardCallback, vote: PermissionVote): Promise<unknown>;
   /** A typed `yes <id>` / `no <id>`: true when it answered a request here. */
@@ -110,6 +121,15 @@ export function createPermissionRelay(options: RelayOptions): PermissionRelay {
     undelivered: 0,
   };
   let lastWake: WakeTarget | null = null;
+  /** Approval cards sent, by message id: whose account and chat. */
+  const approvals = new Map<string, { alias: string; chatId: string | null }>();
+  const remember = (messageId: string, alias: string, chatId: string | null) => {
+    approvals.set(messageId, { alias, chatId });
+    for (const old of approvals.keys()) {
+      if (approvals.size <= MAX_APPROVAL_CARDS) break;
+      approvals.delete(old);
+    }
+  };
 
   const allowedIn = (account: Account, openId: string) =>
     openId !== "" && (account.allowedUsers ?? []).includes(openId);
@@ -222,6 +242,7 @@ export function createPermissionRelay(options: RelayOptions): PermissionRelay {
         });
         p.messageId = sent.messageId;
         p.chatId = sent.chatId || p.chatId;
+        remember(sent.messageId, p.alias, p.chatId);
         counters.cards++;
       } catch (err) {
         counters.undelivered++;
@@ -231,11 +252,20 @@ export function createPermissionRelay(options: RelayOptions): PermissionRelay {
         });
       }
     },
+    approvalChat(account, messageId) {
+      const card = approvals.get(messageId);
+      return card && card.alias === account.alias ? card.chatId : null;
+    },
     async click(account, cb, vote) {
       const p = pending.get(vote.requestId);
       if (!p || p.alias !== account.alias) {
         counters.refused++;
         return toast("error", "This permission request is unknown here or has ended.");
+      }
+      // Only the request's own card, in its chat, answers it.
+      if (p.messageId === null || p.messageId !== cb.sourceMessageId || p.chatId !== cb.chatId) {
+        counters.refused++;
+        return toast("error", "This card does not answer that permission request.");
       }
       if (!allowedIn(account, cb.operator.open_id)) {
         counters.refused++;

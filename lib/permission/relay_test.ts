@@ -27,12 +27,19 @@ async function relayRig(allowed: string[] | null) {
     log,
     notifyVerdict: (v) => Promise.resolve(void verdicts.push(v)),
   });
-  const click = (requestId: string, behavior: "allow" | "deny", openId = D.alice.openId) => {
+  /** The approval card last sent to Alice's DM. */
+  const card = () => emu.lastSent(D.aliceP2p)?.messageId ?? null;
+  const click = (
+    requestId: string,
+    behavior: "allow" | "deny",
+    openId = D.alice.openId,
+    where: { card?: string | null; chat?: string } = {},
+  ) => {
     const cb: CardCallback = {
       eventId: crypto.randomUUID(),
-      chatId: D.aliceP2p,
+      chatId: where.chat ?? D.aliceP2p,
       threadId: null,
-      sourceMessageId: null,
+      sourceMessageId: where.card === undefined ? card() : where.card,
       operator: { open_id: openId, name: "Alice" },
       action: { tag: "button", value: {} },
       token: null,
@@ -56,6 +63,8 @@ async function relayRig(allowed: string[] | null) {
     relay,
     verdicts,
     click,
+    card,
+    account,
     ask,
     async [Symbol.asyncDispose]() {
       account.outbox.close();
@@ -109,4 +118,31 @@ Deno.test("createPermissionRelay() is off without allowed_users and ignores malf
   await gated.ask("abcde");
   assert.equal(gated.relay.counters.requests, 1);
   assert.equal(gated.relay.counters.cards, 1);
+});
+
+Deno.test("createPermissionRelay() counts a vote only from the request's own card in its chat", async () => {
+  await using rig = await relayRig([D.alice.openId]);
+  await rig.ask("abcde");
+  const first = rig.card()!;
+  await rig.ask("fghij");
+  const second = rig.card()!;
+  assert.notEqual(first, second);
+  assert.equal(rig.relay.approvalChat(rig.account, first), D.aliceP2p);
+  assert.equal(rig.relay.approvalChat(rig.account, second), D.aliceP2p);
+  assert.equal(rig.relay.approvalChat(rig.account, "om_other"), null);
+  // fghij's card cannot answer abcde, nor can abcde's card from another chat.
+  const wrongCard = await rig.click("abcde", "allow", D.alice.openId, { card: second });
+  assert.deepEqual(wrongCard.toast, {
+    type: "error",
+    content: "This card does not answer that permission request.",
+  });
+  const wrongChat = await rig.click("abcde", "allow", D.alice.openId, {
+    card: first,
+    chat: D.team,
+  });
+  assert.equal(wrongChat.toast.type, "error");
+  assert.deepEqual(rig.verdicts, []);
+  const right = await rig.click("abcde", "deny", D.alice.openId, { card: first });
+  assert.equal(right.toast.content, "Denied");
+  assert.deepEqual(rig.verdicts, [{ request_id: "abcde", behavior: "deny" }]);
 });

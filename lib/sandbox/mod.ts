@@ -42,6 +42,8 @@ export async function runSandbox(launch: LaunchOptions, app: App): Promise<void>
           app_id: DEFAULT_IDS.appId,
           app_secret: DEFAULT_IDS.appSecret,
           domain: emu.url,
+          // Alice owns the demo agent (its controls); Bob shows what anyone else gets.
+          owners: [DEFAULT_IDS.alice.openId],
         }],
       },
       null,

@@ -13,26 +13,38 @@
  *
  * A typed command's answer is recorded as a hidden sent record: invisible to
  * every action, but the conversation log's listeners see it land (a Task Card
- * above it moves below it).
+ * above it moves below it). That record is also what makes the card a
+ * control card: card callbacks honour a control value only on one.
+ *
+ * Who may: `/help` (typed or clicked) answers everyone admitted; every other
+ * command answers only the account's owners (`controlRight`: its `owners`,
+ * else its `allowed_users`). Anyone else gets a refusal card (typed), or a
+ * toast (clicked; with no owner named at all, the refusal card in place, so
+ * they can copy their open_id into the config) — and nothing runs. `/clear`
+ * and `/sleep` run only from their confirm button: typing them, or their
+ * plain button, answers a card that asks.
  *
  * Control clicks of one chat run one at a time.
  * @module
  */
 
-import type { Account } from "../account/mod.ts";
+import { type Account, controlRight } from "../account/mod.ts";
 import { type ControlHandler, controlText } from "../callbacks/mod.ts";
 import type { Clock, Logger } from "../core/mod.ts";
 import type { ConversationLog } from "../conversation/mod.ts";
 import type { InboundSeams } from "../inbound/mod.ts";
 import { PRIORITY, sendCard } from "../outbound/mod.ts";
-import type { SentMessageRecord, Store } from "../store/mod.ts";
-import { type LocalCommands, parseCommand } from "../../commands/mod.ts";
+import type { Store } from "../store/mod.ts";
+import { type LocalCommand, type LocalCommands, parseCommand } from "../../commands/mod.ts";
 
 /** What the command seam sees of one admitted message. */
 type CommandContext = Parameters<NonNullable<InboundSeams["interceptCommand"]>>[0];
 
 /** The ledger prefix of answered commands. */
 export const COMMAND_PREFIX = "command:";
+
+/** The toast of a control button clicked by someone who is not an owner. */
+export const NOT_OWNER_TOAST = "Only the Agent's owners can use this button.";
 
 /** Options of {@link commandSeams}. */
 export interface CommandSeamOptions {
@@ -62,6 +74,15 @@ export function commandSeams(options: CommandSeamOptions): {
     return run;
   };
 
+  /** Null when `openId` may run `command`; else why not (nothing may run then). */
+  function refused(account: Account, command: LocalCommand, openId: string) {
+    if (command === "help") return null;
+    const right = controlRight(account, openId);
+    if (right === "owner") return null;
+    log.info("local command refused", { account: account.alias, command, reason: right });
+    return right;
+  }
+
   async function answerTyped(account: Account, ctx: CommandContext): Promise<boolean> {
     const { record } = ctx;
     const parsed = parseCommand(record.text);
@@ -70,9 +91,11 @@ export function commandSeams(options: CommandSeamOptions): {
     const key = `${COMMAND_PREFIX}${record.feishu_message_id}`;
     if (ledger.get(key)?.state === "done") return true;
     ledger.begin(key);
-    let answer: SentMessageRecord;
     try {
-      const card = await commands.render(parsed);
+      const why = refused(account, parsed.command, record.from_open_id);
+      const card = why
+        ? await commands.refusal(parsed.command, record.from_open_id, why)
+        : await commands.render(parsed, { clicked: false });
       const sent = await sendCard(
         account,
         {
@@ -90,8 +113,16 @@ export function commandSeams(options: CommandSeamOptions): {
           now: () => options.clock.now(),
         },
       );
+      const answer = sent.record;
+      answer.thread_id ??= record.thread_id ?? undefined;
+      // Recorded before the ledger says done: a replay after a crash records it still
+      // (idempotently), and only a recorded answer is a control card.
+      try {
+        options.conversation.record(account.alias, { kind: "sent", record: answer });
+      } catch (err) {
+        log.warn("local command answer not recorded", { error: (err as Error).message });
+      }
       ledger.finish(key, sent.message.messageId);
-      answer = sent.record;
     } catch (err) {
       log.warn("local command not answered", {
         account: account.alias,
@@ -99,13 +130,6 @@ export function commandSeams(options: CommandSeamOptions): {
         error: (err as Error).message,
       });
       ledger.finish(key, null);
-      return true;
-    }
-    answer.thread_id ??= record.thread_id ?? undefined;
-    try {
-      options.conversation.record(account.alias, { kind: "sent", record: answer });
-    } catch (err) {
-      log.warn("local command answer not recorded", { error: (err as Error).message });
     }
     return true;
   }
@@ -118,7 +142,12 @@ export function commandSeams(options: CommandSeamOptions): {
           if (!await commands.claim(account.alias, callback.eventId)) return undefined;
           const parsed = parseCommand(controlText(request));
           if (!parsed) return undefined;
-          const card = await commands.render(parsed);
+          const openId = callback.operator.open_id;
+          const why = refused(account, parsed.command, openId);
+          if (why === "not_owner") return { toast: { type: "error", content: NOT_OWNER_TOAST } };
+          const card = why
+            ? await commands.refusal(parsed.command, openId, why)
+            : await commands.render(parsed, { clicked: true });
           return { card: { type: "raw", data: card } };
         }),
       // Answered in the click's ACK; nothing is left for the chat's worker.

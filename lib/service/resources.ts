@@ -188,7 +188,7 @@ The operator points the server at a JSON config file:
 
 \`\`\`json
 {"accounts": [{"alias": "main", "app_id": "cli_…", "app_secret": "…",
-  "allowed_users": ["ou_…"], "domain": "feishu"}],
+  "allowed_users": ["ou_…"], "owners": ["ou_…"], "domain": "feishu"}],
  "media_roots": ["/abs/dir"], "transcriber": {"command": ["whisper-cli", "-f", "{wav}"]},
  "notify": {"licc": true, "claude_channel": true}}
 \`\`\`
@@ -197,6 +197,8 @@ Actions: ${FEISHU_ACTIONS.join(", ")}. Message ids are compound:
 \`{alias}:{chat_id}:{message_id}\` — pass them back verbatim. Voice messages are transcribed by the
 operator's transcriber command when one is configured. Long answers: send a progress card with
 \`placeholder=true\`, edit it at phase changes, send the final answer separately.
+\`owners\` name who may use the local control commands (\`/clear\`, \`/sleep\`, \`/refresh\`, …);
+without owners, the allowed users may; without either, nobody may.
 See feishu://docs/setup for the whole procedure.
 `;
 

@@ -54,12 +54,18 @@ export interface AccountStatus {
   has_app_id: boolean;
   has_app_secret: boolean;
   allowed_users_count: number | null;
+  /** Open ids that may control the agent (0: its allowed users do, or nobody when none). */
+  owners_count: number;
   connection: ConnectionView;
   identity: IdentityView | null;
   admission: PipelineCounters | Record<string, never>;
   intake?: IntakeCounters;
   backfill?: BackfillStatus | null;
-  /** Card clicks: recorded business clicks, control clicks, approval votes, refused, unreadable. */
+  /**
+   * Card clicks: recorded business clicks, control clicks, approval votes,
+   * refused, malformed, throttled (recorded without a wake), misplaced,
+   * unreadable.
+   */
   card_callbacks?: CallbackCounters;
   /** Typing reactions placed and not yet removed. */
   typing_pending?: number;
@@ -217,6 +223,7 @@ function accountStatus(
     has_app_id: a.appId !== "",
     has_app_secret: true,
     allowed_users_count: a.allowedUsers ? a.allowedUsers.length : null,
+    owners_count: a.owners.length,
     connection: conn ? connectionView(conn) : { state: src.inbound ? "starting" : "not_started" },
     identity: id
       ? {

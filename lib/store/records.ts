@@ -176,6 +176,27 @@ export class RecordStore {
     };
   }
 
+  /**
+   * A message the bot sent (hidden ones included), by its Feishu message id:
+   * its chat and topic, and whether it is a local command's answer (a
+   * control card).
+   */
+  sentMessage(
+    account: string,
+    feishuMessageId: string,
+  ): { chatId: string; threadId: string | null; localCommand: boolean } | null {
+    const row = this.#db.prepare(
+      `SELECT chat_id, thread_id, json_extract(record, '$.local_command') AS local_command
+       FROM records WHERE account = ? AND feishu_message_id = ? AND kind = 'sent' LIMIT 1`,
+    ).get(account, feishuMessageId);
+    if (!row) return null;
+    return {
+      chatId: String(row.chat_id),
+      threadId: typeof row.thread_id === "string" && row.thread_id ? row.thread_id : null,
+      localCommand: Number(row.local_command) === 1,
+    };
+  }
+
   /** A chat's visible records, newest first; `limit` null means all. */
   listChat(account: string, chatId: string, limit: number | null): StoredRecord[] {
     const sql = `SELECT ${COLUMNS} FROM records WHERE account = ? AND chat_id = ? AND hidden = 0

@@ -269,6 +269,32 @@ Deno.test("RecordStore.chatOfFeishuMessage() finds the chat of a stored message 
     assert.equal(s.records.chatOfFeishuMessage("other", "om_1"), null);
   }));
 
+Deno.test("RecordStore.sentMessage() finds a sent message (hidden too) and says whether it answered a local command", () =>
+  withStore((s) => {
+    const sent = (n: number, extra: Record<string, unknown>, over: Partial<RecordInput> = {}) =>
+      s.records.insert(msg(n, {
+        direction: "outgoing",
+        kind: "sent",
+        record: sentRecordOf(`main:oc_1:om_${n}`, extra),
+        ...over,
+      } as Partial<RecordInput>));
+    sent(1, { local_command: true }, { hidden: true, threadId: "omt_1" });
+    sent(2, {});
+    s.records.insert(msg(3));
+    assert.deepEqual(s.records.sentMessage("main", "om_1"), {
+      chatId: "oc_1",
+      threadId: "omt_1",
+      localCommand: true,
+    });
+    assert.deepEqual(s.records.sentMessage("main", "om_2"), {
+      chatId: "oc_1",
+      threadId: null,
+      localCommand: false,
+    });
+    assert.equal(s.records.sentMessage("main", "om_3"), null, "a received message");
+    assert.equal(s.records.sentMessage("other", "om_1"), null);
+  }));
+
 Deno.test("RecordStore.activeThreads() lists a chat's threads active since a time, most recent first, capped", () =>
   withStore((s) => {
     s.records.insert(msg(1, { threadId: "omt_old" }));
