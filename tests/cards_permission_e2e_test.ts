@@ -184,7 +184,7 @@ Deno.test("without a wake the card goes to the first allowed user's DM; an outsi
     }).result;
     assert.deepEqual(refused.toast, {
       type: "error",
-      content: "Only an allowed user can answer this request.",
+      content: "Only an owner of the agent can answer this request.",
     });
     assert.equal(refused.applied, false);
     assert.equal(verdicts.items.length, 0);

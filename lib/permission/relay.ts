@@ -2,8 +2,9 @@
  * The permission relay for Claude Code channels: a tool-permission prompt
  * from the client (`notifications/claude/channel/permission_request`)
  * becomes an approval card in the conversation that most recently woke the
- * agent (else the first allowed user's DM); the first answer of an allowed
- * user — a click on that very card, or a typed `yes <id>` / `no <id>` in that
+ * agent (else the first owner's DM); the first answer of an owner (see
+ * `controlRight`: the account's `owners`, else its `allowed_users`) — a
+ * click on that very card, or a typed `yes <id>` / `no <id>` in that
  * conversation — goes back to the client exactly once
  * (`notifications/claude/channel/permission`), and the card then shows the
  * verdict and who gave it. Any other click on an approval card (someone not
@@ -19,7 +20,7 @@
  */
 
 import { approvalCard } from "../../cards/mod.ts";
-import type { Account } from "../account/mod.ts";
+import { type Account, controlRight } from "../account/mod.ts";
 import { type CardCallback, permissionValue, type PermissionVote } from "../callbacks/mod.ts";
 import type { Clock, Logger } from "../core/mod.ts";
 import type { Recorded } from "../conversation/mod.ts";
@@ -81,7 +82,7 @@ export interface RelayOptions {
 
 /** A running relay. */
 export interface PermissionRelay {
-  /** Whether someone authenticated can answer (an account with `allowed_users`). */
+  /** Whether someone named can answer (an account with `owners` or `allowed_users`). */
   readonly enabled: boolean;
   /** A prompt from the client: sends its approval card. Never throws. */
   request(params: unknown): Promise<void>;
@@ -110,7 +111,9 @@ function toast(type: "info" | "success" | "warning" | "error", content: string) 
 export function createPermissionRelay(options: RelayOptions): PermissionRelay {
   const { clock, log } = options;
   const ttl = options.ttlMs ?? REQUEST_TTL_MS;
-  const gated = options.accounts.filter((a) => (a.allowedUsers?.length ?? 0) > 0);
+  // Approving a tool call controls the agent: only accounts that name who may.
+  const approvers = (a: Account) => a.owners.length > 0 ? a.owners : a.allowedUsers ?? [];
+  const gated = options.accounts.filter((a) => approvers(a).length > 0);
   const byAlias = new Map(options.accounts.map((a) => [a.alias, a]));
   const pending = new Map<string, Pending>();
   const counters: RelayCounters = {
@@ -131,8 +134,7 @@ export function createPermissionRelay(options: RelayOptions): PermissionRelay {
     }
   };
 
-  const allowedIn = (account: Account, openId: string) =>
-    openId !== "" && (account.allowedUsers ?? []).includes(openId);
+  const allowedIn = (account: Account, openId: string) => controlRight(account, openId) === "owner";
 
   const cardOf = (p: Pending) =>
     approvalCard({
@@ -159,7 +161,7 @@ export function createPermissionRelay(options: RelayOptions): PermissionRelay {
     if (!first) return null;
     return {
       account: first,
-      route: { kind: "create", receiveId: first.allowedUsers![0]!, receiveIdType: "open_id" },
+      route: { kind: "create", receiveId: approvers(first)[0]!, receiveIdType: "open_id" },
       chatId: null,
     };
   }
@@ -221,7 +223,7 @@ export function createPermissionRelay(options: RelayOptions): PermissionRelay {
       const where = target();
       if (!where) {
         counters.undelivered++;
-        log.warn("permission request not relayed: no account has allowed_users");
+        log.warn("permission request not relayed: no account has owners or allowed_users");
         return;
       }
       const p: Pending = {
@@ -269,7 +271,7 @@ export function createPermissionRelay(options: RelayOptions): PermissionRelay {
       }
       if (!allowedIn(account, cb.operator.open_id)) {
         counters.refused++;
-        return toast("error", "Only an allowed user can answer this request.");
+        return toast("error", "Only an owner of the agent can answer this request.");
       }
       if (p.verdict) {
         counters.refused++;

@@ -7,7 +7,7 @@ import { openStore } from "../store/mod.ts";
 import { createPermissionRelay, REQUEST_TTL_MS } from "./relay.ts";
 
 /** A relay over a real account (REST and outbox) against the emulator, on a manual clock. */
-async function relayRig(allowed: string[] | null) {
+async function relayRig(allowed: string[] | null, owners: string[] = []) {
   const emu = await startEmulator();
   const workdir = await Deno.makeTempDir({ prefix: "feishu-mcp-relay-" });
   const clock = new ManualClock(Date.now());
@@ -18,6 +18,7 @@ async function relayRig(allowed: string[] | null) {
     appId: D.appId,
     appSecret: D.appSecret,
     allowedUsers: allowed,
+    owners,
     baseUrl: emu.url,
   }, { store, clock, log });
   const verdicts: unknown[] = [];
@@ -32,7 +33,7 @@ async function relayRig(allowed: string[] | null) {
   const click = (
     requestId: string,
     behavior: "allow" | "deny",
-    openId = D.alice.openId,
+    openId: string = D.alice.openId,
     where: { card?: string | null; chat?: string } = {},
   ) => {
     const cb: CardCallback = {
@@ -145,4 +146,26 @@ Deno.test("createPermissionRelay() counts a vote only from the request's own car
   const right = await rig.click("abcde", "deny", D.alice.openId, { card: first });
   assert.equal(right.toast.content, "Denied");
   assert.deepEqual(rig.verdicts, [{ request_id: "abcde", behavior: "deny" }]);
+});
+
+Deno.test("createPermissionRelay() takes a verdict only from an owner when owners are named", async () => {
+  // Bob may talk to the agent; only Alice, the owner, may approve what it does.
+  await using rig = await relayRig([D.alice.openId, D.bob.openId], [D.alice.openId]);
+  assert.equal(rig.relay.enabled, true);
+  await rig.ask("abcde");
+  const bob = await rig.click("abcde", "allow", D.bob.openId);
+  assert.deepEqual(bob.toast, {
+    type: "error",
+    content: "Only an owner of the agent can answer this request.",
+  });
+  assert.deepEqual(rig.verdicts, []);
+  const alice = await rig.click("abcde", "deny");
+  assert.equal(alice.toast.content, "Denied");
+  assert.deepEqual(rig.verdicts, [{ request_id: "abcde", behavior: "deny" }]);
+
+  // Owners alone (no allowed_users) also switch the relay on; the card goes to the owner's DM.
+  await using ownersOnly = await relayRig(null, [D.alice.openId]);
+  assert.equal(ownersOnly.relay.enabled, true);
+  await ownersOnly.ask("fghij");
+  assert.match(ownersOnly.emu.lastSent(D.aliceP2p)!.content, /request fghij/);
 });
