@@ -17,7 +17,8 @@ export {
   toFailure,
 } from "./errors.ts";
 export { type Clock, ManualClock, systemClock } from "./clock.ts";
-export { createLogger, guardStdout, type Logger, Redactor } from "./log.ts";
+export { createLogger, guardStdout, type Logger } from "./log.ts";
+export { type RedactionStyle, Redactor, redactText } from "./redact.ts";
 export {
   type CompoundId,
   EVENTS_CHAT_ID,

@@ -16,7 +16,7 @@
  * @module
  */
 
-import { redactText } from "./redact.ts";
+import { redactText } from "../core/mod.ts";
 import { formatRowTimestamp, localTime } from "./time_text.ts";
 import type { Group, Metadata, Projection, RenderTime, Row, TextRow, ToolRow } from "./types.ts";
 

@@ -9,7 +9,7 @@
  */
 
 import { formatMetadata } from "./metadata.ts";
-import { redactText } from "./redact.ts";
+import { redactText } from "../core/mod.ts";
 import { formatClock } from "./time_text.ts";
 import type { Group, Metadata, RenderTime, Row } from "./types.ts";
 
