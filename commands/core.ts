@@ -7,12 +7,13 @@
 
 import { messagesFor } from "../cards/mod.ts";
 import { createClaimer } from "./claims.ts";
-import { agentLanguage, collectKanbanData } from "./data.ts";
+import { agentProfile, collectKanbanData } from "./data.ts";
 import { readBrief, systemDocuments } from "./docs.ts";
 import { needsFleet } from "./kanban.ts";
 import type { ParsedCommand } from "./parse.ts";
 import {
   briefCard,
+  type CardView,
   fallbackCard,
   helpCard,
   kanbanCard,
@@ -23,7 +24,7 @@ import {
 } from "./render.ts";
 import { sendSignal } from "./signals.ts";
 import { applyTaskcard, fileTaskcardStore } from "./taskcard.ts";
-import type { LocalCommands, LocalCommandsOptions } from "./types.ts";
+import type { AgentProfile, LocalCommands, LocalCommandsOptions } from "./types.ts";
 
 /**
  * Creates the local commands for `options.workdir`. Unlike a full dashboard
@@ -39,13 +40,20 @@ export function createLocalCommands(options: LocalCommandsOptions): LocalCommand
   };
   const store = fileTaskcardStore(workdir, warn);
   const claimer = createClaimer(workdir);
+  const redact = options.redact;
 
-  const language = async () => {
+  const profile = async (): Promise<AgentProfile> => {
     try {
-      return messagesFor(await agentLanguage(workdir));
+      return await agentProfile(workdir);
     } catch {
-      return messagesFor(null);
+      return { language: null, name: null, timeZone: null };
     }
+  };
+
+  /** The agent's language table, its name for the header, and the redactor. */
+  const language = async (): Promise<CardView> => {
+    const p = await profile();
+    return { ...messagesFor(p.language), brand: brandOf(p.name), redact };
   };
 
   const run = async (cmd: ParsedCommand): Promise<Record<string, unknown>> => {
@@ -94,11 +102,12 @@ export function createLocalCommands(options: LocalCommandsOptions): LocalCommand
         try {
           return fallbackCard(await language(), cmd.command);
         } catch {
-          return fallbackCard(messagesFor(null), cmd.command);
+          return fallbackCard({ ...messagesFor(null), redact }, cmd.command);
         }
       }
     },
     claim: claimer,
+    profile,
     async taskcardPreference() {
       try {
         return await store.load();
@@ -107,4 +116,12 @@ export function createLocalCommands(options: LocalCommandsOptions): LocalCommand
       }
     },
   };
+}
+
+/** A header brand from the agent's name: one line, no control characters; null when empty. */
+function brandOf(name: string | null): string | null {
+  if (typeof name !== "string") return null;
+  // deno-lint-ignore no-control-regex -- control characters are exactly what is removed
+  const flat = name.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]+/g, " ").trim();
+  return flat === "" ? null : flat;
 }
