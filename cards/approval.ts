@@ -4,9 +4,12 @@
  * its input, with Allow and Deny buttons; once answered, the same card shows
  * the verdict and who gave it, without buttons. Everything that comes from
  * the prompt or a user is shown as plain text, so it cannot format, link or
- * mention anyone. Pure.
+ * mention anyone (the relay redacts the prompt's texts before they get
+ * here). The verdict's time is shown in the given time zone. Pure.
  * @module
  */
+
+import { dateTime, machineTimeZone, validTimeZone } from "../lib/core/mod.ts";
 
 /** Longest tool name shown, in code points. */
 export const APPROVAL_TOOL_CHARS = 100;
@@ -26,6 +29,8 @@ export interface ApprovalView {
   denyValue: Record<string, unknown>;
   /** Set once answered. */
   verdict?: { behavior: "allow" | "deny"; by: string; atMs: number };
+  /** IANA zone of the verdict's time (default: this machine's). */
+  timeZone?: string;
 }
 
 function cut(s: string, max: number): string {
@@ -46,8 +51,9 @@ function button(label: string, type: string, value: Record<string, unknown>) {
   };
 }
 
-function clock(ms: number): string {
-  return new Date(ms).toISOString().slice(0, 19).replace("T", " ") + " UTC";
+function clock(ms: number, zone: string | undefined): string {
+  const known = validTimeZone(zone) ?? machineTimeZone();
+  return `${dateTime(ms, known)} (${known})`;
 }
 
 /**
@@ -86,7 +92,9 @@ export function approvalCard(view: ApprovalView): Record<string, unknown> {
   elements.push({ tag: "hr" });
   if (verdict) {
     const what = verdict.behavior === "allow" ? "Allowed" : "Denied";
-    elements.push(plain(`${what} by ${cut(verdict.by, 100)} at ${clock(verdict.atMs)}`));
+    elements.push(
+      plain(`${what} by ${cut(verdict.by, 100)} at ${clock(verdict.atMs, view.timeZone)}`),
+    );
   } else {
     elements.push({
       tag: "markdown",

@@ -1,10 +1,14 @@
 /**
  * Control cards: the schema-2.0 card a local command answers with — a
- * header, one markdown body and callback buttons whose values name a
+ * header (`<agent name> · <title>`, or the title alone when the agent has
+ * no known name), one markdown body and callback buttons whose values name a
  * command to run on click. The serialized card always stays under the size
- * Feishu accepts: an over-long body is cut and ends with a notice.
+ * Feishu accepts: an over-long body is cut (never inside a character
+ * reference) and ends with a notice.
  * @module
  */
+
+import { cutEscaped } from "./markdown.ts";
 
 /** Upper bound (exclusive) on the UTF-8 size of a serialized control card. */
 export const CONTROL_CARD_MAX_BYTES = 30_000;
@@ -24,8 +28,10 @@ export interface ControlButton {
 
 /** What a control card shows. */
 export interface ControlCardContent {
-  /** Localized title; the header reads `LingTai · <title>`. */
+  /** Localized title; the header reads `<brand> · <title>`, or the title alone without a brand. */
   title: string;
+  /** The agent's name, when known. */
+  brand?: string | null;
   /** Markdown body (callers neutralise untrusted text first). */
   body: string;
   buttons: readonly ControlButton[];
@@ -60,7 +66,12 @@ function envelope(content: ControlCardContent, body: string): Record<string, unk
     schema: "2.0",
     config: { update_multi: true },
     header: {
-      title: { tag: "plain_text", content: `LingTai · ${cut(content.title, 60)}` },
+      title: {
+        tag: "plain_text",
+        content: content.brand
+          ? `${cut(content.brand, 40)} · ${cut(content.title, 60)}`
+          : cut(content.title, 60),
+      },
       template: "blue",
     },
     body: { elements: [{ tag: "markdown", content: body }, ...buttons] },
@@ -81,27 +92,27 @@ function size(card: unknown): number {
  * ```ts
  * import { controlCard } from "./control.ts";
  * const card = controlCard({
- *   title: "Controls", body: "hi", truncatedNotice: "cut",
+ *   title: "Controls", brand: "scribe", body: "hi", truncatedNotice: "cut",
  *   buttons: [{ label: "Status", command: "status", argument: "" }],
  * });
  * const header = card.header as { title: { content: string } };
- * if (header.title.content !== "LingTai · Controls") throw new Error();
+ * if (header.title.content !== "scribe · Controls") throw new Error();
  * ```
  */
 export function controlCard(content: ControlCardContent): Record<string, unknown> {
   const full = envelope(content, content.body);
   if (size(full) < CONTROL_CARD_MAX_BYTES) return full;
   const notice = `\n\n_${content.truncatedNotice}_`;
-  const cps = Array.from(content.body);
+  const length = Array.from(content.body).length;
   const fits = (n: number) =>
-    size(envelope(content, cps.slice(0, n).join("") + notice)) < CONTROL_CARD_MAX_BYTES;
-  let lo = 0, hi = cps.length;
+    size(envelope(content, cutEscaped(content.body, n) + notice)) < CONTROL_CARD_MAX_BYTES;
+  let lo = 0, hi = length;
   while (lo < hi) {
     const mid = Math.ceil((lo + hi) / 2);
     if (fits(mid)) lo = mid;
     else hi = mid - 1;
   }
-  const shrunk = envelope(content, cps.slice(0, lo).join("") + notice);
+  const shrunk = envelope(content, cutEscaped(content.body, lo) + notice);
   if (size(shrunk) < CONTROL_CARD_MAX_BYTES) return shrunk;
   // Only the buttons can still be too large (callers keep them few): drop them.
   return envelope({ ...content, buttons: [] }, notice.trim());

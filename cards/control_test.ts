@@ -8,6 +8,7 @@ Deno.test("controlCard() builds the schema 2.0 envelope with callback buttons", 
   deepEqual(
     controlCard({
       title: "Kanban",
+      brand: "scribe",
       body: "**x**",
       truncatedNotice: "cut",
       buttons: [{ label: "3 · Runtime", command: "kanban", argument: "3" }],
@@ -15,7 +16,7 @@ Deno.test("controlCard() builds the schema 2.0 envelope with callback buttons", 
     {
       schema: "2.0",
       config: { update_multi: true },
-      header: { title: { tag: "plain_text", content: "LingTai · Kanban" }, template: "blue" },
+      header: { title: { tag: "plain_text", content: "scribe · Kanban" }, template: "blue" },
       body: {
         elements: [
           { tag: "markdown", content: "**x**" },
@@ -30,6 +31,27 @@ Deno.test("controlCard() builds the schema 2.0 envelope with callback buttons", 
       },
     },
   );
+});
+
+Deno.test("controlCard() names the agent when known, else shows the title alone", () => {
+  const title = (brand?: string | null) =>
+    (controlCard({ title: "Status", brand, body: "", truncatedNotice: "", buttons: [] })
+      .header as { title: { content: string } }).title.content;
+  equal(title("LingTai"), "LingTai · Status");
+  equal(title(null), "Status");
+  equal(title(undefined), "Status");
+  equal(title("x".repeat(50)), `${"x".repeat(40)} · Status`);
+});
+
+Deno.test("controlCard() never cuts an escaped body inside a character reference", () => {
+  const card = controlCard({
+    title: "Brief",
+    body: "&#91;".repeat(10_000),
+    truncatedNotice: "Content was truncated.",
+    buttons: [],
+  });
+  const body = (card.body as { elements: { content: string }[] }).elements[0]!.content;
+  ok(body.endsWith("&#91;\n\n_Content was truncated._"), body.slice(-40));
 });
 
 Deno.test("controlCard() cuts an oversized body at a code point and appends the notice", () => {

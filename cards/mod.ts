@@ -8,8 +8,10 @@ export { progressCard, type ProgressCardOptions } from "./progress.ts";
 export { approvalCard } from "./approval.ts";
 export { type ControlButton, controlCard } from "./control.ts";
 export { taskCardWrapper } from "./taskcard.ts";
+export { cutEscaped, escapeMarkdown } from "./markdown.ts";
 export {
   COMMAND_NAMES,
+  fill,
   LAYER_KEYS,
   type MessageKey,
   type Messages,

@@ -5,9 +5,9 @@
  * @module
  */
 
-import { type Messages, messagesFor } from "../cards/mod.ts";
+import { messagesFor } from "../cards/mod.ts";
 import { createClaimer } from "./claims.ts";
-import { agentLanguage, collectKanbanData } from "./data.ts";
+import { agentProfile, collectKanbanData } from "./data.ts";
 import { readBrief, systemDocuments } from "./docs.ts";
 import { needsFleet } from "./kanban.ts";
 import type { ParsedCommand } from "./parse.ts";
@@ -17,6 +17,7 @@ import {
   cancelledCard,
   CONFIRM,
   confirmCard,
+  type CardView,
   fallbackCard,
   helpCard,
   kanbanCard,
@@ -28,7 +29,12 @@ import {
 } from "./render.ts";
 import { sendSignal } from "./signals.ts";
 import { applyTaskcard, fileTaskcardStore } from "./taskcard.ts";
-import type { CommandOrigin, LocalCommands, LocalCommandsOptions } from "./types.ts";
+import type {
+  AgentProfile,
+  CommandOrigin,
+  LocalCommands,
+  LocalCommandsOptions,
+} from "./types.ts";
 
 /**
  * Creates the local commands for `options.workdir`. Unlike a full dashboard
@@ -44,16 +50,23 @@ export function createLocalCommands(options: LocalCommandsOptions): LocalCommand
   };
   const store = fileTaskcardStore(workdir, warn);
   const claimer = createClaimer(workdir);
+  const redact = options.redact;
 
-  const language = async () => {
+  const profile = async (): Promise<AgentProfile> => {
     try {
-      return messagesFor(await agentLanguage(workdir));
+      return await agentProfile(workdir);
     } catch {
-      return messagesFor(null);
+      return { language: null, name: null, timeZone: null };
     }
   };
 
-  const signal = async (m: Messages, command: "refresh" | "sleep" | "clear") => {
+  /** The agent's language table, its name for the header, and the redactor. */
+  const language = async (): Promise<CardView> => {
+    const p = await profile();
+    return { ...messagesFor(p.language), brand: brandOf(p.name), redact };
+  };
+
+  const signal = async (m: CardView, command: "refresh" | "sleep" | "clear") => {
     const result = await sendSignal(workdir, command, "feishu");
     if (result.status === "failed") warn("control signal failed", { ...result });
     return signalCard(m, command, result);
@@ -112,7 +125,7 @@ export function createLocalCommands(options: LocalCommandsOptions): LocalCommand
         try {
           return fallbackCard(await language(), cmd.command);
         } catch {
-          return fallbackCard(messagesFor(null), cmd.command);
+          return fallbackCard({ ...messagesFor(null), redact }, cmd.command);
         }
       }
     },
@@ -120,10 +133,11 @@ export function createLocalCommands(options: LocalCommandsOptions): LocalCommand
       try {
         return refusalCard(await language(), command, openId, reason);
       } catch {
-        return refusalCard(messagesFor(null), command, openId, reason);
+        return refusalCard({ ...messagesFor(null), redact }, command, openId, reason);
       }
     },
     claim: claimer,
+    profile,
     async taskcardPreference() {
       try {
         return await store.load();
@@ -132,4 +146,12 @@ export function createLocalCommands(options: LocalCommandsOptions): LocalCommand
       }
     },
   };
+}
+
+/** A header brand from the agent's name: one line, no control characters; null when empty. */
+function brandOf(name: string | null): string | null {
+  if (typeof name !== "string") return null;
+  // deno-lint-ignore no-control-regex -- control characters are exactly what is removed
+  const flat = name.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]+/g, " ").trim();
+  return flat === "" ? null : flat;
 }

@@ -27,7 +27,7 @@ Deno.test("/help: catalog in order, buttons for every other command, zh title", 
   const dir = await tempAgent();
   await seedDemoAgent(dir);
   const en = await show(dir, "/help");
-  equal(en.title, "LingTai · Controls");
+  equal(en.title, "Demo Agent · Controls");
   equal(en.body.split("\n")[0], "**Available local commands**");
   deepEqual(
     en.body.split("\n").slice(1).map((l) => l.split("`")[1]),
@@ -56,7 +56,7 @@ Deno.test("/help: catalog in order, buttons for every other command, zh title", 
   assertControlButtons(en);
   await put(join(dir, ".agent.json"), JSON.stringify({ language: "zh" }));
   const zh = await show(dir, "/help");
-  equal(zh.title, "LingTai · 控制中心");
+  equal(zh.title, "控制中心", "no name known: the title alone");
   ok(zh.body.includes("- `/help` — 显示控制中心"));
   await cleanup(dir);
 });
@@ -64,19 +64,26 @@ Deno.test("/help: catalog in order, buttons for every other command, zh title", 
 Deno.test("language: .agent.json first, then init.json manifest, normalised", async () => {
   const dir = await tempAgent();
   const cases: [unknown, unknown, string][] = [
-    ["fr", "zh", "LingTai · Controls"],
-    ["wen", undefined, "LingTai · 总览"],
-    ["wen-x", undefined, "LingTai · 总览"],
-    ["zh-CN", undefined, "LingTai · 控制中心"],
-    [undefined, "zh_TW", "LingTai · 控制中心"],
-    [undefined, undefined, "LingTai · Controls"],
+    ["fr", "zh", "Controls"],
+    ["wen", undefined, "总览"],
+    ["wen-x", undefined, "总览"],
+    ["zh-CN", undefined, "控制中心"],
+    [undefined, "zh_TW", "控制中心"],
+    [undefined, undefined, "Controls"],
   ];
   for (const [agent, manifest, title] of cases) {
     await put(join(dir, ".agent.json"), JSON.stringify({ language: agent }));
     await put(join(dir, "init.json"), JSON.stringify({ manifest: { language: manifest } }));
     equal((await show(dir, "/help")).title, title, `${agent}/${manifest}`);
   }
-  equal((await show("", "/help")).title, "LingTai · Controls", "no agent dir");
+  equal((await show("", "/help")).title, "Controls", "no agent dir");
+  // The header names the agent: nickname, else its true name, from .agent.json, else the manifest.
+  await put(join(dir, "init.json"), JSON.stringify({ manifest: { agent_name: "true-name" } }));
+  equal((await show(dir, "/help")).title, "true-name · Controls");
+  await put(join(dir, ".agent.json"), JSON.stringify({ agent_name: "scribe", language: "zh" }));
+  equal((await show(dir, "/help")).title, "scribe · 控制中心");
+  await put(join(dir, ".agent.json"), JSON.stringify({ nickname: "Scribe\nTwo", agent_name: "s" }));
+  equal((await show(dir, "/help")).title, "Scribe Two · Controls");
   await cleanup(dir);
 });
 
@@ -90,7 +97,7 @@ Deno.test("/status: summary and bridge health", async () => {
       dead_letters: 1,
     }),
   });
-  equal(card.title, "LingTai · Status");
+  equal(card.title, "Demo Agent · Status");
   const lines = card.body.split("\n");
   deepEqual(lines.slice(0, 4), [
     "**Demo Agent** · active",
@@ -98,7 +105,7 @@ Deno.test("/status: summary and bridge health", async () => {
     "**Context:** 45.2K/200.0K (22.6%)",
     "**Molts:** 2 · **Uptime:** 2h5m",
   ]);
-  ok(card.body.includes("- `main`: connected · last event 2025-01-20T10:04:00Z"));
+  ok(card.body.includes("- main: connected · last event 2025-01-20T10:04:00Z"));
   ok(card.body.includes("Queue: 3 · Dead letters: 1"));
   deepEqual(card.buttons.map((b) => b.command), ["kanban", "help"]);
   const quota = await show(dir, "/status", {
@@ -142,7 +149,7 @@ Deno.test("/kanban: overview, the seven layers and all", async () => {
   await put(join(dir, ".library", "custom", "s1", "SKILL.md"), "x");
   await put(join(dir, "delegates", "ledger.jsonl"), '{"a":1}\n\n{"b":2}\n');
   const overview = await show(dir, "/kanban");
-  equal(overview.title, "LingTai · Kanban");
+  equal(overview.title, "Demo Agent · Kanban");
   deepEqual(overview.body.split("\n"), [
     "**Demo Agent** · active",
     "claude-sonnet-4 (anthropic)",
@@ -161,10 +168,10 @@ Deno.test("/kanban: overview, the seven layers and all", async () => {
   ]);
   const layer = async (n: string) => (await show(dir, `/kanban ${n}`)).body.split("\n");
   const l1 = await layer("1");
-  deepEqual(l1.slice(0, 3), ["**1 · Identity**", "Agent: `Demo Agent`", "ID: `9a1e5b2d4c60`"]);
+  deepEqual(l1.slice(0, 3), ["**1 · Identity**", "Agent: Demo Agent", "ID: 9a1e5b2d4c60"]);
   ok(/^Born: 2025-01-\d\d \d\d:\d\d/.test(l1[3]!), String(l1[3]));
   equal(l1[4], "Molts: 2");
-  deepEqual(await layer("2"), ["**2 · Model**", "Active: `claude-sonnet-4` (anthropic)"]);
+  deepEqual(await layer("2"), ["**2 · Model**", "Active: claude-sonnet-4 (anthropic)"]);
   deepEqual(await layer("3"), [
     "**3 · Runtime**",
     "State: active",
@@ -175,18 +182,18 @@ Deno.test("/kanban: overview, the seven layers and all", async () => {
     "**4 · Mind**",
     "Language: en",
     "Knowledge: 1 · Skills: 1 · Delegates: 2",
-    "Capabilities: bash, web_search, email",
+    "Capabilities: bash, web&#95;search, email",
   ]);
   deepEqual(await layer("5"), [
     "**5 · Tokens**",
-    "- `alpha`: 4.5K (2 calls)",
-    "- `beta`: 1.0K (1 calls)",
+    "- alpha: 4.5K (2 calls)",
+    "- beta: 1.0K (1 calls)",
     "Total: 5.5K (3 calls)",
   ]);
   deepEqual(await layer("6"), [
     "**6 · Network**",
-    "- `alpha`: active · claude-sonnet-4 · molts=2",
-    "- `beta`: asleep · gpt-5-mini · molts=0",
+    "- alpha: active · claude-sonnet-4 · molts=2",
+    "- beta: asleep · gpt-5-mini · molts=0",
   ]);
   deepEqual(await layer("7"), [
     "**7 · Addons**",
@@ -208,12 +215,12 @@ Deno.test("/system: listing with a button per document, matches with content", a
   const dir = await tempAgent();
   await seedDemoAgent(dir);
   const list = await show(dir, "/system");
-  equal(list.title, "LingTai · System");
+  equal(list.title, "Demo Agent · System");
   deepEqual(list.body.split("\n").map((l) => l.replace(/\(\d+ B\)/, "(n B)")), [
     "**Choose a system document**",
-    "- `brief` (n B)",
-    "- `covenant` (n B)",
-    "- `principle` (n B)",
+    "- brief (n B)",
+    "- covenant (n B)",
+    "- principle (n B)",
   ]);
   deepEqual(list.buttons.map((b) => `${b.command}:${b.argument}`), [
     "system:brief",
@@ -222,7 +229,8 @@ Deno.test("/system: listing with a button per document, matches with content", a
     "help:",
   ]);
   const hit = await show(dir, "/system PRINC");
-  equal(hit.body, "**principle**\n# Principles\n\n- Be concise.\n- Cite sources.\n");
+  // File contents show as plain text: a heading or a list item is escaped, not rendered.
+  equal(hit.body, "**principle**\n&#35; Principles\n\n&#45; Be concise.\n&#45; Cite sources.\n");
   deepEqual(hit.buttons.map((b) => `${b.command}:${b.argument}`), ["system:", "help:"]);
   const miss = await show(dir, "/system nothing");
   equal(miss.body, "No system documents were found.");
@@ -251,7 +259,7 @@ Deno.test("/taskcard: shows and changes the preference on the card", async () =>
   const lc = core(dir);
   const render = async (t: string) => parts(await lc.render(parseCommand(t)!));
   const shown = await render("/taskcard");
-  equal(shown.title, "LingTai · Task Card");
+  equal(shown.title, "Task Card");
   equal(
     shown.body,
     "Task Cards are visible.\n**normal rows:** 1\n\n" +
@@ -280,7 +288,7 @@ Deno.test("/refresh, /sleep, /clear: signal written, outcome on the card", async
   equal((await show(dir, "/refresh")).body, "Refresh requested. The Agent will restart shortly.");
   equal((await show(dir, "/refresh")).body, "A refresh is already pending.");
   const sleep = await clicked("/sleep confirm");
-  equal(sleep.title, "LingTai · Sleep");
+  equal(sleep.title, "Sleep");
   equal(sleep.body, "Sleep requested. Send a message to wake the Agent.");
   equal((await clicked("/clear confirm")).body, "Conversation reset requested.");
   equal(await Deno.readTextFile(join(dir, ".clear")), "feishu\n");
@@ -327,7 +335,7 @@ Deno.test("a refusal card names the reason, shows how to name an owner, and runs
   const dir = await tempAgent();
   const lc = core(dir);
   const none = parts(await lc.refusal("clear", "ou_someone", "no_owner"));
-  equal(none.title, "LingTai · Clear");
+  equal(none.title, "Clear");
   ok(none.body.startsWith("Nobody can control this Agent yet"));
   ok(none.body.includes('`"owners": ["ou_someone"]`'), none.body);
   ok(none.body.includes("**Your open_id:** `ou_someone`"));

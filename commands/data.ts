@@ -7,6 +7,8 @@
  */
 
 import { basename, dirname, isAbsolute, join, resolve } from "node:path";
+import { machineTimeZone, validTimeZone } from "../lib/core/mod.ts";
+import type { AgentProfile } from "./types.ts";
 import {
   countNamed,
   isDir,
@@ -45,6 +47,8 @@ export interface KanbanData {
   provider: string;
   contextLimit: number;
   language: string;
+  /** The agent's time zone (checked), else this machine's: dates are shown in it. */
+  timeZone: string;
   state: string;
   uptime: number;
   ctxTotal: number;
@@ -159,12 +163,39 @@ async function moltFiles(workdir: string): Promise<number> {
   return entries.filter((e) => e.isFile && /^molt_.*\.md$/.test(e.name)).length;
 }
 
-/** The agent's configured language (agent identity first, then the manifest), or null. */
-export async function agentLanguage(workdir: string): Promise<string | null> {
-  if (!workdir || !await isDir(workdir)) return null;
+function zoneOf(o: Obj | null): string | null {
+  if (!o) return null;
+  const named = str(o.time_zone) ?? str(o.timezone);
+  if (named) return named.trim();
+  // A LingTai agent without time zone awareness lives in UTC.
+  return o.timezone_awareness === false ? "UTC" : null;
+}
+
+/**
+ * The agent's language, name and time zone, from its identity
+ * (`.agent.json`) first, then its manifest (`init.json` → `manifest`): the
+ * name is its nickname, else its true name (`agent_name`), else `name`; the
+ * zone is `time_zone` or `timezone` as written, or `UTC` for an agent
+ * without time zone awareness (`timezone_awareness: false`).
+ */
+export async function agentProfile(workdir: string): Promise<AgentProfile> {
+  if (!workdir || !await isDir(workdir)) return { language: null, name: null, timeZone: null };
   const meta = await readObject(join(workdir, ".agent.json"));
-  const init = await readObject(join(workdir, "init.json"));
-  return str(meta?.language) ?? str(obj(init?.manifest)?.language);
+  const manifest = obj((await readObject(join(workdir, "init.json")))?.manifest);
+  const pick = (...keys: string[]) => {
+    for (const o of [meta, manifest]) {
+      for (const k of keys) {
+        const v = str(o?.[k]);
+        if (v) return v.trim();
+      }
+    }
+    return null;
+  };
+  return {
+    language: str(meta?.language) ?? str(manifest?.language),
+    name: pick("nickname", "agent_name", "name"),
+    timeZone: zoneOf(meta) ?? zoneOf(manifest),
+  };
 }
 
 /**
@@ -214,6 +245,7 @@ export async function collectKanbanData(
     provider: str(llm.provider) ?? str(mllm.provider) ?? "?",
     contextLimit,
     language: str(meta.language) ?? str(manifest.language) ?? "?",
+    timeZone: validTimeZone(zoneOf(meta) ?? zoneOf(manifest)) ?? machineTimeZone(),
     state: str(runtime.state) ?? str(meta.state) ?? "?",
     uptime,
     ctxTotal: num(ctx.total_tokens) ?? 0,

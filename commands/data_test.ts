@@ -1,6 +1,6 @@
-import { equal, ok } from "node:assert/strict";
+import { deepEqual, equal, ok } from "node:assert/strict";
 import { basename, join } from "node:path";
-import { collectKanbanData } from "./data.ts";
+import { agentProfile, collectKanbanData } from "./data.ts";
 import { fmt, fmtDuration, fmtTime, joinLimited } from "./format.ts";
 import { cleanup, put, tempAgent } from "./testdata/agent_dir.ts";
 
@@ -70,4 +70,39 @@ Deno.test("formats: counts, durations, times and limited lists", () => {
   equal(joinLimited(["a", "b"]), "a, b");
   const long = joinLimited(Array.from({ length: 100 }, (_, i) => `capability_${i}`));
   ok(Array.from(long).length <= 240 && /…\(\+\d+\)$/.test(long), long);
+});
+
+Deno.test("fmtTime() shows a date in the given time zone, naming it", () => {
+  equal(fmtTime("2025-01-15T09:30:00Z", "Asia/Shanghai"), "2025-01-15 17:30 Asia/Shanghai");
+  equal(fmtTime(0, "UTC"), "1970-01-01 00:00 UTC");
+  equal(fmtTime("2025-01-15T09:30:00Z", "Not/AZone"), "2025-01-15 09:30 UTC");
+});
+
+Deno.test("agentProfile(): identity first, then the manifest; zone as written or UTC without awareness", async () => {
+  const dir = await tempAgent();
+  deepEqual(await agentProfile(dir), { language: null, name: null, timeZone: null });
+  await put(
+    join(dir, "init.json"),
+    JSON.stringify({
+      manifest: { agent_name: "true", language: "wen", timezone_awareness: false },
+    }),
+  );
+  deepEqual(await agentProfile(dir), { language: "wen", name: "true", timeZone: "UTC" });
+  await put(
+    join(dir, ".agent.json"),
+    JSON.stringify({
+      agent_name: "scribe",
+      nickname: " Scribe ",
+      language: "zh",
+      time_zone: "Asia/Tokyo",
+    }),
+  );
+  deepEqual(await agentProfile(dir), { language: "zh", name: "Scribe", timeZone: "Asia/Tokyo" });
+  await put(
+    join(dir, ".agent.json"),
+    JSON.stringify({ agent_name: "scribe", timezone: "Europe/Paris" }),
+  );
+  deepEqual(await agentProfile(dir), { language: "wen", name: "scribe", timeZone: "Europe/Paris" });
+  deepEqual(await agentProfile(""), { language: null, name: null, timeZone: null });
+  await cleanup(dir);
 });

@@ -3,6 +3,8 @@
  * @module
  */
 
+import { dateTime, machineTimeZone, validTimeZone } from "../lib/core/mod.ts";
+
 /** Compact count: `1.2M`, `3.4K`, else the integer. */
 export function fmt(n: number): string {
   if (!Number.isFinite(n)) return "0";
@@ -25,37 +27,21 @@ export function fmtDuration(seconds: number): string {
   return out;
 }
 
-function pad(n: number): string {
-  return String(n).padStart(2, "0");
-}
-
-/** Short name of the local time zone at `d` (e.g. `UTC`, `GMT+8`). */
-function zoneName(d: Date): string {
-  try {
-    const part = new Intl.DateTimeFormat("en-US", { timeZoneName: "short" })
-      .formatToParts(d).find((p) => p.type === "timeZoneName");
-    return part?.value ?? "";
-  } catch {
-    return "";
-  }
-}
-
 /**
- * A timestamp (ISO text, or epoch seconds) as local `YYYY-MM-DD HH:MM ZONE`;
- * `?` when missing, the raw text when it does not parse.
+ * A timestamp (ISO text, or epoch seconds) as `YYYY-MM-DD HH:MM ZONE` in
+ * `zone` (the agent's; this machine's by default); `?` when missing, the raw
+ * text when it does not parse.
  */
-export function fmtTime(value: unknown): string {
-  if (typeof value === "number" && Number.isFinite(value)) value = new Date(value * 1000);
+export function fmtTime(value: unknown, zone: string = machineTimeZone()): string {
+  let ms: number;
+  if (typeof value === "number" && Number.isFinite(value)) ms = value * 1000;
   else if (typeof value === "string") {
     if (value.trim() === "") return "?";
-    const d = new Date(value);
-    if (Number.isNaN(d.getTime())) return value;
-    value = d;
+    ms = new Date(value).getTime();
+    if (Number.isNaN(ms)) return value;
   } else return "?";
-  const d = value as Date;
-  if (Number.isNaN(d.getTime())) return "?";
-  const date = `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}`;
-  return `${date} ${pad(d.getHours())}:${pad(d.getMinutes())} ${zoneName(d)}`.trimEnd();
+  if (!Number.isFinite(ms) || Number.isNaN(new Date(ms).getTime())) return "?";
+  return `${dateTime(ms, zone)} ${validTimeZone(zone) ?? "UTC"}`;
 }
 
 /** Comma-joined names up to `limit` code points, then `…(+R)` for the R left out; `—` when empty. */

@@ -22,7 +22,7 @@ async function renderAll(dir: string): Promise<ReturnType<typeof parts>[]> {
   for (const t of TEXTS) {
     const card = parts(await lc.render(parseCommand(t)!));
     ok(card.bytes < 30_000, `${t}: ${card.bytes} bytes`);
-    ok(card.title.startsWith("LingTai · "), t);
+    ok(card.title !== "" && Array.from(card.title).length <= 103, t);
     out.push(card);
   }
   return out;
@@ -37,7 +37,7 @@ Deno.test("a 50 MB .agent.json is not parsed and every card stays small", async 
   const t0 = performance.now();
   const cards = await renderAll(dir);
   ok(performance.now() - t0 < 10_000);
-  equal(cards[0]!.title, "LingTai · Controls", "the oversized identity is ignored");
+  equal(cards[0]!.title, "Controls", "the oversized identity is ignored (so is its name)");
   await cleanup(dir);
 });
 
@@ -70,7 +70,9 @@ Deno.test("an <at> tag in a system document or a name cannot mention anyone", as
     ok(!/<at\b/i.test(card.body), `${t}: ${card.body}`);
   }
   const evil = parts(await lc.render(parseCommand("/system evil")!));
-  ok(evil.body.includes("&lt;at id=all>"));
+  ok(evil.body.includes("&lt;at id=all&gt;"));
+  // The name goes into the header, which is plain text: it can mention no one there either.
+  equal(evil.title, "<at id=all></at> · System");
   await cleanup(dir);
 });
 
@@ -109,7 +111,7 @@ Deno.test("many siblings and a huge ledger stay bounded", async () => {
   equal(net.body.split("\n").length, 1 + 50);
   ok(net.bytes < 30_000);
   const tokens = parts(await lc.render(parseCommand("/kanban 5")!));
-  const calls = Number(/- `agent_000`: \S+ \((\d+) calls\)/.exec(tokens.body)?.[1]);
+  const calls = Number(/- agent&#95;000: \S+ \((\d+) calls\)/.exec(tokens.body)?.[1]);
   ok(calls > 1000 && calls < 200_000, `read a bounded prefix: ${calls}`);
   await cleanup(dir);
 });

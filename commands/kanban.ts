@@ -1,7 +1,9 @@
 /**
  * The agent dashboard: a short overview and seven layers (identity, model,
  * runtime, mind, tokens, network, add-ons). Only the layer headings are
- * localized; field captions stay English.
+ * localized; field captions stay English. Values read from the agent's
+ * files are escaped (they show as plain text, never as markup), and dates
+ * are in the agent's time zone.
  * @module
  */
 
@@ -28,15 +30,15 @@ function layerLines(n: number, d: KanbanData): string[] {
   switch (n) {
     case 1:
       return [
-        `Agent: \`${s(d.name)}\``,
-        `ID: \`${s(Array.from(d.agentId).slice(-12).join(""))}\``,
-        `Born: ${s(fmtTime(d.createdAt))}`,
+        `Agent: ${s(d.name)}`,
+        `ID: ${s(Array.from(d.agentId).slice(-12).join(""))}`,
+        `Born: ${s(fmtTime(d.createdAt, d.timeZone))}`,
         `Molts: ${d.molts}`,
       ];
     case 2:
       return [
-        `Active: \`${s(d.model)}\` (${s(d.provider)})`,
-        ...d.presets.slice(0, 8).map((p) => `- \`${s(p.model)}\` (${s(p.provider)})`),
+        `Active: ${s(d.model)} (${s(d.provider)})`,
+        ...d.presets.slice(0, 8).map((p) => `- ${s(p.model)} (${s(p.provider)})`),
       ];
     case 3:
       return [`State: ${s(d.state)}`, `Uptime: ${fmtDuration(d.uptime)}`, `Context: ${context(d)}`];
@@ -48,12 +50,12 @@ function layerLines(n: number, d: KanbanData): string[] {
       ];
     case 5:
       return [
-        ...(d.fleet ?? []).map((a) => `- \`${s(a.name)}\`: ${fmt(a.tokens)} (${a.calls} calls)`),
+        ...(d.fleet ?? []).map((a) => `- ${s(a.name)}: ${fmt(a.tokens)} (${a.calls} calls)`),
         `Total: ${fmt(d.grandTotal)} (${d.totalCalls} calls)`,
       ];
     case 6:
       return (d.fleet ?? []).map((a) =>
-        `- \`${s(a.name)}\`: ${s(a.state)} · ${s(a.model)} · molts=${a.molts}`
+        `- ${s(a.name)}: ${s(a.state)} · ${s(a.model)} · molts=${a.molts}`
       );
     default:
       return [

@@ -6,6 +6,7 @@
  */
 
 import { join } from "node:path";
+import { escapeMarkdown } from "../cards/mod.ts";
 
 /** Largest JSON file parsed (bigger files count as unreadable). */
 export const JSON_CAP = 1 << 20;
@@ -141,11 +142,12 @@ export async function countNamed(
 }
 
 /**
- * Neutralises text from files for a markdown element: `<` becomes `&lt;`,
- * so a file cannot @-mention people or inject card tags.
+ * Neutralises text from files for a markdown element: it shows as plain
+ * text, so a file cannot @-mention people, link, embed, format or inject
+ * card tags (see `escapeMarkdown`).
  */
 export function safe(text: string): string {
-  return text.replaceAll("<", "&lt;");
+  return escapeMarkdown(text);
 }
 
 /** Cuts to at most `max` code points; reports whether it cut. */

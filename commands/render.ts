@@ -1,11 +1,14 @@
 /**
  * The control card of each local command, built from what the command read
- * or did. Untrusted text (file contents, names) is neutralised; documents
- * and the briefing are cut at 8000 code points with a notice.
+ * or did. Untrusted text (file contents, names) is escaped so it shows as
+ * plain text; documents and the briefing are cut at 8000 code points with a
+ * notice; every body and label is redacted (the server's redactor) before
+ * it goes out. The header names the agent when its name is known.
  * @module
  */
 
 import { type ControlButton, controlCard, type Messages } from "../cards/mod.ts";
+import { redactText } from "../lib/core/mod.ts";
 import type { KanbanData } from "./data.ts";
 import type { BriefResult, SystemResult } from "./docs.ts";
 import { kanbanBody, LAYERS, statusBody } from "./kanban.ts";
@@ -21,21 +24,37 @@ export const CONTENT_LIMIT = 8000;
 
 type Card = Record<string, unknown>;
 
+/** A language table plus who the cards speak for and how secrets are removed. */
+export interface CardView extends Messages {
+  /** The agent's name for the header (`<brand> · <title>`); none: the title alone. */
+  brand?: string | null;
+  /** The server's redactor (card style); default: no registered secrets. */
+  redact?: (text: string) => string;
+}
+
 function button(m: Messages, command: LocalCommand, argument = "", label?: string): ControlButton {
   return { label: label ?? m.text[command], command, argument };
 }
 
-function card(m: Messages, title: LocalCommand, body: string, buttons: ControlButton[]): Card {
-  return controlCard({ title: m.text[title], body, buttons, truncatedNotice: m.text.truncated });
+function card(m: CardView, title: LocalCommand, body: string, buttons: ControlButton[]): Card {
+  const redact = m.redact ?? redactText;
+  return controlCard({
+    title: m.text[title],
+    brand: m.brand ?? null,
+    body: redact(body),
+    buttons: buttons.map((b) => ({ ...b, label: redact(b.label) })),
+    truncatedNotice: m.text.truncated,
+  });
 }
 
 function capped(m: Messages, text: string, cutBefore = false): string {
-  const { text: shown, cut } = cutCodePoints(safe(text), CONTENT_LIMIT);
-  return cut || cutBefore ? `${shown}\n\n_${m.text.truncated}_` : shown;
+  // Cut the text, then escape it: a cut never splits a character reference.
+  const { text: shown, cut } = cutCodePoints(text, CONTENT_LIMIT);
+  return cut || cutBefore ? `${safe(shown)}\n\n_${m.text.truncated}_` : safe(shown);
 }
 
 /** `/help`: the catalog and a button for every other command. */
-export function helpCard(m: Messages): Card {
+export function helpCard(m: CardView): Card {
   const lines = [...CATALOG.default, ...CATALOG.hidden].map((c) =>
     `- \`/${c}\` — ${m.describe[c]}`
   );
@@ -61,7 +80,7 @@ function healthLines(h: BridgeHealth): string[] {
   const lines = ["", "**Bridge**"];
   for (const a of h.accounts.slice(0, 20)) {
     const last = a.last_event_at ?? "never";
-    lines.push(`- \`${safe(a.alias)}\`: ${safe(a.connection)} · last event ${safe(last)}`);
+    lines.push(`- ${safe(a.alias)}: ${safe(a.connection)} · last event ${safe(last)}`);
   }
   if (h.accounts.length === 0) lines.push("- no accounts");
   lines.push(`Queue: ${h.queue_depth} · Dead letters: ${h.dead_letters}`);
@@ -83,7 +102,7 @@ function healthLines(h: BridgeHealth): string[] {
 }
 
 /** `/status`: the agent summary, then the bridge's health when known. */
-export function statusCard(m: Messages, d: KanbanData | null, health?: BridgeHealth): Card {
+export function statusCard(m: CardView, d: KanbanData | null, health?: BridgeHealth): Card {
   const body = d ? statusBody(d, m) : m.text.unavailable;
   const extra = health ? healthLines(health).join("\n") : "";
   return card(m, "status", body + (extra ? `\n${extra}` : ""), [
@@ -93,7 +112,7 @@ export function statusCard(m: Messages, d: KanbanData | null, health?: BridgeHea
 }
 
 /** `/kanban [1-7|all]`: the overview or layers, with a button per layer. */
-export function kanbanCard(m: Messages, d: KanbanData | null, argument: string): Card {
+export function kanbanCard(m: CardView, d: KanbanData | null, argument: string): Card {
   const buttons = LAYERS.map((key, i) =>
     button(m, "kanban", String(i + 1), `${i + 1} · ${m.text[key]}`)
   );
@@ -106,7 +125,7 @@ export function kanbanCard(m: Messages, d: KanbanData | null, argument: string):
  * matching documents. Document buttons are labelled with the document name
  * (clearer than one generic label repeated).
  */
-export function systemCard(m: Messages, r: SystemResult, argument: string): Card {
+export function systemCard(m: CardView, r: SystemResult, argument: string): Card {
   const help = button(m, "help");
   if (
     r.status === "agent_dir_missing" || r.status === "directory_missing" || r.status === "empty"
@@ -117,7 +136,7 @@ export function systemCard(m: Messages, r: SystemResult, argument: string): Card
     return card(m, "system", m.text.no_system, [button(m, "system"), help]);
   }
   if (!argument.trim()) {
-    const lines = r.docs.map((doc) => `- \`${safe(doc.name)}\` (${doc.size} B)`);
+    const lines = r.docs.map((doc) => `- ${safe(doc.name)} (${doc.size} B)`);
     if (r.total > r.docs.length) lines.push(`- …(+${r.total - r.docs.length})`);
     return card(m, "system", [`**${m.text.choose_system}**`, ...lines].join("\n"), [
       ...r.docs.map((doc) => button(m, "system", doc.name, doc.name)),
@@ -132,7 +151,7 @@ export function systemCard(m: Messages, r: SystemResult, argument: string): Card
 }
 
 /** `/brief`: the briefing, cut when long. */
-export function briefCard(m: Messages, r: BriefResult): Card {
+export function briefCard(m: CardView, r: BriefResult): Card {
   const body = r.status === "ok" && r.text ? capped(m, r.text, r.cut) : m.text.not_found;
   return card(m, "brief", body, [button(m, "help")]);
 }
@@ -141,7 +160,7 @@ export function briefCard(m: Messages, r: BriefResult): Card {
  * `/taskcard`: the outcome and current preference. The on/off buttons say
  * which way they switch (one repeated label would not tell them apart).
  */
-export function taskcardCard(m: Messages, r: TaskcardResult): Card {
+export function taskcardCard(m: CardView, r: TaskcardResult): Card {
   const body = r.status === "ok"
     ? [
       r.enabled ? m.text.taskcard_on : m.text.taskcard_off,
@@ -159,7 +178,7 @@ export function taskcardCard(m: Messages, r: TaskcardResult): Card {
 
 /** `/refresh`, `/sleep`, `/clear`: what the signal did. */
 export function signalCard(
-  m: Messages,
+  m: CardView,
   command: "refresh" | "sleep" | "clear",
   r: SignalResult,
 ): Card {
@@ -180,7 +199,7 @@ export const CANCEL = "cancel";
  * `/clear`, `/sleep` before they run: what the command will do, a confirm
  * button (the only way to run it) and a cancel button.
  */
-export function confirmCard(m: Messages, command: "sleep" | "clear"): Card {
+export function confirmCard(m: CardView, command: "sleep" | "clear"): Card {
   return card(m, command, m.text[`confirm_${command}`], [
     button(m, command, CONFIRM, m.text.confirm),
     button(m, command, CANCEL, m.text.cancel),
@@ -188,7 +207,7 @@ export function confirmCard(m: Messages, command: "sleep" | "clear"): Card {
 }
 
 /** A withdrawn `/clear` or `/sleep`. */
-export function cancelledCard(m: Messages, command: "sleep" | "clear"): Card {
+export function cancelledCard(m: CardView, command: "sleep" | "clear"): Card {
   return card(m, command, m.text.cancelled, [button(m, "help")]);
 }
 
@@ -201,7 +220,7 @@ const OPEN_ID = /^ou_[A-Za-z0-9_-]{1,64}$/;
  * the person's own open_id ready to copy).
  */
 export function refusalCard(
-  m: Messages,
+  m: CardView,
   command: LocalCommand,
   openId: string,
   reason: "not_owner" | "no_owner",
@@ -214,6 +233,6 @@ export function refusalCard(
 }
 
 /** The card shown when a command failed unexpectedly. */
-export function fallbackCard(m: Messages, command: LocalCommand): Card {
+export function fallbackCard(m: CardView, command: LocalCommand): Card {
   return card(m, command, m.text.unavailable, [button(m, "help")]);
 }

@@ -37,6 +37,16 @@ export interface LocalCommandsOptions {
   /** The bridge's health, shown on `/status` under the agent summary. */
   health?: () => BridgeHealth;
   log?: { warn(msg: string, fields?: Record<string, unknown>): void };
+  /** The server's redactor (card style): every card body and label passes it. */
+  redact?: (text: string) => string;
+}
+
+/** What the agent's settings say about it (each field null when unknown). */
+export interface AgentProfile {
+  language: string | null;
+  name: string | null;
+  /** An IANA time zone as written (unchecked). */
+  timeZone: string | null;
 }
 
 /** How a command came: typed in a message, or a control card's button. */
@@ -70,4 +80,6 @@ export interface LocalCommands {
   claim(alias: string, eventId: string): Promise<boolean>;
   /** The current Task Card preference. */
   taskcardPreference(): Promise<{ enabled: boolean; normalRows: number }>;
+  /** The agent's language, name and time zone, read from its files now; never throws. */
+  profile(): Promise<AgentProfile>;
 }

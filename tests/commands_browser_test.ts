@@ -3,7 +3,7 @@
  * the emulator's web page (headless Chromium, Debian's `/usr/bin/chromium`):
  * the real server over stdio with a seeded demo agent as its workdir, the
  * emulator in-process. `/kanban` written in Alice's DM on the page is
- * answered by the LingTai · Kanban control card; clicking its layer buttons
+ * answered by the "Demo Agent · Kanban" control card; clicking its layer buttons
  * on the page redraws that same bubble with the layer (Runtime, then Network), adds no message, and never wakes the
  * agent. Screenshots of the page go to `<repo>/.work/artifacts/` (ignored by
  * git). Skipped only when Chromium is absent.
@@ -82,7 +82,7 @@ Deno.test({
       const at = bubble(answer.messageId);
 
       // The control card renders on the page: its header, the overview, and the layer buttons.
-      await page.waitFor(`${at} .card-title`, "LingTai · Kanban");
+      await page.waitFor(`${at} .card-title`, "Demo Agent · Kanban");
       await page.waitFor(`${at} .card-md`, "Demo Agent");
       for (
         const label of [

@@ -93,9 +93,9 @@ const exists = (path: string) => Deno.stat(path).then(() => true, () => false);
 Deno.test("/help in a DM is answered with a localized control card and leaves no record, reaction or wake", async () => {
   await using emu = await startEmulator();
   const cases: [string, string][] = [
-    ["zh", "LingTai · 控制中心"],
-    ["wen", "LingTai · 总览"],
-    ["fr", "LingTai · Controls"],
+    ["zh", "scribe · 控制中心"],
+    ["wen", "scribe · 总览"],
+    ["fr", "scribe · Controls"],
   ];
   for (const [language, title] of cases) {
     const bridge = await start(emu, language);
@@ -146,7 +146,7 @@ Deno.test("groups need an explicit @bot; a topic command is answered in its topi
     assert.equal(pushes[0]!.content, "/future-command now");
 
     const inTopic = await answerOf(emu, D.topics, topic.messageId!);
-    assert.equal(inTopic.header.title.content, "LingTai · Status");
+    assert.equal(inTopic.header.title.content, "scribe · Status");
     const reply = emu.messages(D.topics).find((m) => m.parentId === topic.messageId)!;
     assert.ok(reply.threadId, "the answer is in the command's topic");
     await answerOf(emu, D.aliceP2p, suffixed.messageId!);

@@ -91,7 +91,8 @@ Deno.test("deno task sandbox: a DM in the page gets the demo agent's answers thr
     assert.match(JSON.stringify(final.content), /Done/);
     const items = (await (await fetch(`${url}/__emu/api/chats/${D.aliceP2p}/messages`)).json())
       .items as PageMessage[];
-    const isTaskCard = (m: PageMessage) => JSON.stringify(m.content).includes("LingTai Task Card");
+    const isTaskCard = (m: PageMessage) =>
+      JSON.stringify(m.content).includes("Demo Agent Task Card");
     const progress = items.filter((m) =>
       m.sender.type === "app" && m.msg_type === "interactive" && m.updated && !isTaskCard(m)
     );

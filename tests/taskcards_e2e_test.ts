@@ -18,13 +18,15 @@ import type { TaskCardStatus } from "../lib/taskcard/mod.ts";
 import { type Bridge, bridgeConfig, startBridge, until } from "./_inbound.ts";
 
 type Rec = Record<string, unknown>;
-const TITLE = "LingTai Task Card";
+/** The card's title names the agent (its `.agent.json` name). */
+const TITLE = "scribe Task Card";
 
-/** A workdir with an (empty) agent events log. */
+/** A workdir with an (empty) agent events log, of an agent named `scribe`. */
 async function agentDir(): Promise<string> {
   const workdir = await Deno.makeTempDir({ prefix: "feishu-mcp-taskcards-" });
   await Deno.mkdir(join(workdir, "logs"));
   await Deno.writeTextFile(join(workdir, "logs", "events.jsonl"), "");
+  await Deno.writeTextFile(join(workdir, ".agent.json"), JSON.stringify({ agent_name: "scribe" }));
   return workdir;
 }
 

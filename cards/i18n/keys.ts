@@ -1,6 +1,7 @@
 /**
- * The shape every control-card language table fills: one string per
- * interface text and one description per local command.
+ * The shape every language table fills: one string per control-card
+ * interface text, one description per local command, and the Task Card's
+ * own texts (`{name}`, `{n}` and `{time}` are filled in when shown).
  * @module
  */
 
@@ -80,8 +81,39 @@ export const DESCRIBED_COMMANDS = [
 /** One described command name. */
 export type DescribedCommand = typeof DESCRIBED_COMMANDS[number];
 
+/** The Task Card's texts: header, footer, time line, statuses and telemetry labels. */
+export const TASK_KEYS = [
+  "title",
+  "header",
+  "footer",
+  "updated",
+  "programmable",
+  "other_steps",
+  "status_success",
+  "status_error",
+  "status_pending",
+  "agent",
+  "refresh_hint",
+  "state_active",
+  "state_idle",
+  "state_asleep",
+  "state_suspended",
+  "state_stuck",
+  "state_offline",
+  "session",
+  "model",
+  "cache",
+  "miss",
+  "calls",
+  "ctx",
+] as const;
+
+/** One Task Card text key. */
+export type TaskKey = typeof TASK_KEYS[number];
+
 /** A complete language table. */
 export interface Messages {
   text: Record<MessageKey, string>;
   describe: Record<DescribedCommand, string>;
+  task: Record<TaskKey, string>;
 }

@@ -1,6 +1,6 @@
 /**
- * Control-card languages: the three tables and how an agent's configured
- * language picks one.
+ * Card languages: the three tables (control cards and the Task Card) and
+ * how an agent's configured language picks one.
  * @module
  */
 
@@ -9,10 +9,10 @@ import type { Messages } from "./keys.ts";
 import { WEN } from "./wen.ts";
 import { ZH } from "./zh.ts";
 
-export type { DescribedCommand, MessageKey, Messages } from "./keys.ts";
-export { COMMAND_NAMES, LAYER_KEYS } from "./keys.ts";
+export type { DescribedCommand, MessageKey, Messages, TaskKey } from "./keys.ts";
+export { COMMAND_NAMES, LAYER_KEYS, TASK_KEYS } from "./keys.ts";
 
-/** A supported control-card language. */
+/** A supported card language. */
 export type Lang = "en" | "zh" | "wen";
 
 /** The table of each language. */
@@ -40,4 +40,20 @@ export function normalizeLanguage(value: unknown): Lang {
 /** The table for a configured language (see {@link normalizeLanguage}). */
 export function messagesFor(language: unknown): Messages {
   return TABLES[normalizeLanguage(language)];
+}
+
+/**
+ * A table text with its `{placeholders}` filled in (unknown ones stay as written).
+ *
+ * @example
+ * ```ts
+ * import { fill } from "./mod.ts";
+ * if (fill("{n} steps in {where}", { n: 3 }) !== "3 steps in {where}") throw new Error();
+ * ```
+ */
+export function fill(template: string, values: Readonly<Record<string, string | number>>): string {
+  return template.replace(
+    /\{([a-z_]+)\}/g,
+    (all, key: string) => Object.hasOwn(values, key) ? String(values[key]) : all,
+  );
 }

@@ -5,7 +5,8 @@
  */
 
 import { type Clock, systemClock } from "./clock.ts";
-import { createLogger, type Logger, Redactor } from "./log.ts";
+import { createLogger, type Logger } from "./log.ts";
+import { Redactor } from "./redact.ts";
 
 /** Everything with a side effect on time, randomness or logs. */
 export interface Deps {

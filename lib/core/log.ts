@@ -1,9 +1,12 @@
 /**
  * The stderr logger. stdout belongs to MCP; every diagnostic goes through a
- * `Logger`, and every line passes the redactor first, so secrets and tokens
- * never reach a log even when a library prints them.
+ * `Logger`, and every line passes the redactor (`redact.ts`, the same one
+ * the cards use) first, so secrets and tokens never reach a log even when a
+ * library prints them.
  * @module
  */
+
+import { Redactor } from "./redact.ts";
 
 /** Log levels, most severe first. */
 export type LogLevel = "error" | "warn" | "info" | "debug";
@@ -19,51 +22,6 @@ export interface Logger {
 }
 
 const RANK: Record<LogLevel, number> = { error: 0, warn: 1, info: 2, debug: 3 };
-
-const SECRET_QUERY =
-  /([?&](?:access_key|ticket|token|tenant_access_token|app_access_token)=)[^&\s"']*/gi;
-const BEARER = /(Bearer\s+)[A-Za-z0-9._~+/=-]+/g;
-const TOKEN_VALUE = /\b([tu])-[A-Za-z0-9._-]{8,}/g;
-const SECRET_JSON =
-  /("(?:app_secret|AppSecret|appSecret|tenant_access_token|app_access_token|access_token|secret)"\s*:\s*")[^"]*"/g;
-const SECRET_KV = /\b((?:app_secret|appSecret|AppSecret|access_token)\s*[=:]\s*)[^\s,;&"']+/g;
-
-/**
- * Removes credentials from one line of text: token query parameters, bearer
- * headers, `t-`/`u-` tokens, secret-named JSON fields and the literal secrets
- * registered with the redactor.
- *
- * @example
- * ```ts
- * import { Redactor } from "./log.ts";
- * const r = new Redactor(["s3cr3t-value"]);
- * const out = r.redact("GET /ws?access_key=abc&trace=ok s3cr3t-value");
- * if (out !== "GET /ws?access_key=[REDACTED]&trace=ok [REDACTED]") throw new Error(out);
- * ```
- */
-export class Redactor {
-  #secrets = new Set<string>();
-
-  constructor(secrets: Iterable<string> = []) {
-    for (const s of secrets) this.add(s);
-  }
-
-  /** Registers a literal secret (e.g. an `app_secret`) to strip everywhere. */
-  add(secret: string): void {
-    if (secret.length >= 4) this.#secrets.add(secret);
-  }
-
-  redact(text: string): string {
-    let out = text
-      .replace(SECRET_QUERY, "$1[REDACTED]")
-      .replace(BEARER, "$1[REDACTED]")
-      .replace(SECRET_JSON, '$1[REDACTED]"')
-      .replace(SECRET_KV, "$1[REDACTED]")
-      .replace(TOKEN_VALUE, "$1-[REDACTED]");
-    for (const s of this.#secrets) out = out.split(s).join("[REDACTED]");
-    return out;
-  }
-}
 
 /** Where log lines go; the default writes to stderr. */
 export type LogSink = (line: string) => void;
@@ -94,7 +52,8 @@ export interface LoggerOptions {
  *
  * @example
  * ```ts
- * import { createLogger, Redactor } from "./log.ts";
+ * import { createLogger } from "./log.ts";
+ * import { Redactor } from "./redact.ts";
  * const lines: string[] = [];
  * const log = createLogger({ sink: (l) => lines.push(l), redactor: new Redactor(["hunter2x"]), now: () => 0 });
  * log.info("login", { secret: "hunter2x" });
@@ -104,7 +63,7 @@ export interface LoggerOptions {
 export function createLogger(options: LoggerOptions = {}): Logger {
   const level = RANK[options.level ?? "info"];
   const sink = options.sink ?? stderrSink;
-  const redactor = options.redactor ?? new Redactor();
+  const redactor = (options.redactor ?? new Redactor()).forLogs();
   const name = options.name ?? "feishu-mcp";
   const now = options.now ?? Date.now;
   const emit = (lvl: LogLevel, msg: string, fields?: Record<string, unknown>) => {

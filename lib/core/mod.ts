@@ -1,6 +1,7 @@
 /**
  * Core building blocks shared by every capability: the error type and failure
- * shape, the clock, the redacting stderr logger, compound ids, code-point text
+ * shape, the clock, the one redactor (logs and cards) and the stderr logger
+ * built on it, time zones, compound ids, code-point text
  * helpers, atomic file writes, workers that also run from the bundle (and the
  * one runner of their jobs), the one exponential backoff, and the categories
  * Feishu calls are counted in.
@@ -17,7 +18,9 @@ export {
   toFailure,
 } from "./errors.ts";
 export { type Clock, ManualClock, systemClock } from "./clock.ts";
-export { createLogger, guardStdout, type Logger, Redactor } from "./log.ts";
+export { createLogger, guardStdout, type Logger } from "./log.ts";
+export { Redactor, redactText } from "./redact.ts";
+export { clockTime, dateTime, machineTimeZone, validTimeZone, zonedClock } from "./time_zone.ts";
 export {
   type CompoundId,
   EVENTS_CHAT_ID,

@@ -22,7 +22,7 @@
 import { approvalCard } from "../../cards/mod.ts";
 import { type Account, controlRight } from "../account/mod.ts";
 import { type CardCallback, permissionValue, type PermissionVote } from "../callbacks/mod.ts";
-import type { Clock, Logger } from "../core/mod.ts";
+import { type Clock, type Logger, redactText } from "../core/mod.ts";
 import type { Recorded } from "../conversation/mod.ts";
 import { type DeliveryRoute, PRIORITY, sendCard, wireBody } from "../outbound/mod.ts";
 import type { IncomingMessageRecord } from "../store/mod.ts";
@@ -78,6 +78,10 @@ export interface RelayOptions {
   /** Sends the verdict notification to the client. */
   notifyVerdict(verdict: PermissionVerdict): Promise<void>;
   ttlMs?: number;
+  /** The server's redactor (card style): the tool, its description and input preview pass it. */
+  redact?: (text: string) => string;
+  /** The time zone the verdict's time is shown in (default: this machine's). */
+  timeZone?: () => string;
 }
 
 /** A running relay. */
@@ -136,12 +140,14 @@ export function createPermissionRelay(options: RelayOptions): PermissionRelay {
 
   const allowedIn = (account: Account, openId: string) => controlRight(account, openId) === "owner";
 
+  const redact = options.redact ?? redactText;
   const cardOf = (p: Pending) =>
     approvalCard({
       requestId: p.req.request_id,
-      toolName: p.req.tool_name,
-      description: p.req.description,
-      inputPreview: p.req.input_preview,
+      toolName: redact(p.req.tool_name),
+      description: redact(p.req.description),
+      inputPreview: redact(p.req.input_preview),
+      timeZone: options.timeZone?.(),
       allowValue: permissionValue({ requestId: p.req.request_id, behavior: "allow" }),
       denyValue: permissionValue({ requestId: p.req.request_id, behavior: "deny" }),
       verdict: p.verdict,

@@ -47,6 +47,9 @@ export async function startRunning(
   options: RunningOptions,
 ): Promise<Service> {
   const { log, clock } = deps;
+  // Cards use the logger's redactor (every configured secret registered), with readable placeholders.
+  const cardRedactor = deps.redactor.forCards();
+  const redact = (text: string) => cardRedactor.redact(text);
   // Counting starts before the first request (identity, tokens) goes out.
   const quota = createQuotaMeter({
     sink: store.apiCalls,
@@ -89,6 +92,7 @@ export async function startRunning(
     clock,
     log,
     notifyVerdict: (v) => options.push.notifyPermission?.(v) ?? Promise.resolve(),
+    redact,
   });
   // `/status` reads the status, which exists before the journal can run a command.
   const local = createLocalCommands({
@@ -96,6 +100,7 @@ export async function startRunning(
     now: () => clock.now(),
     health: () => bridgeHealth(status()),
     log,
+    redact,
   });
   const taskCards = createTaskCards({
     workdir: launch.workdir,
@@ -105,6 +110,8 @@ export async function startRunning(
     clock,
     log,
     preference: () => local.taskcardPreference(),
+    profile: () => local.profile(),
+    redact,
     // Near the quota, fewer card writes; answers are never paced by it.
     gapMs: () => quota.saving() ? QUOTA_SAVING_CARD_GAP_MS : TASK_CARD_GAP_MS,
   });

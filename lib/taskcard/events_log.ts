@@ -20,10 +20,11 @@ import {
   mergeChunk,
   type ProjectionState,
   projectLines,
+  type Redact,
   sameProjection,
   toProjection,
 } from "./project.ts";
-import type { Projection, RenderTime } from "./types.ts";
+import type { Projection } from "./types.ts";
 import { readAt, withFile } from "./_file.ts";
 
 /** Bytes read from the end of the file when (re)loading it, doubled while too few rounds. */
@@ -36,8 +37,8 @@ export const MAX_TAIL_BYTES = 16 * 1024 * 1024;
 /** Where the events log is and how much one look at it may read. */
 export interface EventsLogTailerOptions {
   path: string;
-  /** Time zone of the rows' clock times (default: this process's). */
-  zone?: (ms: number) => RenderTime;
+  /** Removes secrets from every text a row keeps (default: no registered secrets). */
+  redact?: Redact;
   /** Appended bytes a poll reads before it reloads the tail instead (default 4 MiB). */
   maxChunkBytes?: number;
   /** First tail window of a (re)load (default 64 KiB). */
@@ -95,7 +96,7 @@ function splitLines(bytes: Uint8Array, from: number, end: number, base: number):
  * ```
  */
 export function createEventsLogTailer(options: EventsLogTailerOptions): EventsLogTailer {
-  const { path, zone } = options;
+  const { path, redact } = options;
   const maxChunk = options.maxChunkBytes ?? MAX_CHUNK_BYTES;
   const firstTail = options.tailBytes ?? TAIL_CHUNK;
   const maxTail = Math.max(firstTail, options.maxTailBytes ?? MAX_TAIL_BYTES);
@@ -132,7 +133,7 @@ export function createEventsLogTailer(options: EventsLogTailerOptions): EventsLo
         }
         // A final line without its `\n` is still being written: leave it for a poll.
         const end = Math.max(from, bytes.lastIndexOf(NL) + 1);
-        const projected = projectLines(splitLines(bytes, from, end, readFrom), zone);
+        const projected = projectLines(splitLines(bytes, from, end, readFrom), redact);
         if (projected.groups.length >= EVENT_WINDOW || start === 0 || window >= maxTail) {
           return { state: projected, offset: readFrom + end, ino: info.ino };
         }
@@ -185,7 +186,7 @@ export function createEventsLogTailer(options: EventsLogTailerOptions): EventsLo
     if (bytes === null) return false;
     const end = bytes.lastIndexOf(NL) + 1;
     if (end === 0) return false; // only an unfinished line so far
-    const next = mergeChunk(state, splitLines(bytes, 0, end, offset), zone);
+    const next = mergeChunk(state, splitLines(bytes, 0, end, offset), redact);
     offset += end;
     const changed = !sameProjection(state, next);
     state = next;

@@ -1,9 +1,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { createEventsLogTailer, type EventsLogTailerOptions } from "./events_log.ts";
-import type { RenderTime, ToolRow } from "./types.ts";
-
-const utc = (ms: number): RenderTime => ({ ms, offsetMinutes: 0 });
+import type { ToolRow } from "./types.ts";
 const GITHUB_TOKEN = "ghp_" + "Z9y8X7w6V5u4T3s2R1q0P9o8N7m6L5k4J3i2";
 
 const line = (row: unknown) => JSON.stringify(row) + "\n";
@@ -26,7 +24,7 @@ async function rig(initial: string | null, options: Partial<EventsLogTailerOptio
   const dir = await Deno.makeTempDir({ prefix: "taskcard-events-log-" });
   const path = join(dir, "events.jsonl");
   if (initial !== null) await Deno.writeTextFile(path, initial);
-  const tailer = createEventsLogTailer({ path, zone: utc, ...options });
+  const tailer = createEventsLogTailer({ path, ...options });
   return {
     dir,
     path,
@@ -56,7 +54,7 @@ Deno.test("start projects complete lines only; completing the last line shows it
       reasoning: "check",
       _tool_call_id: "c1",
       status: "success",
-      started_at: "00:00:00 UTC+00",
+      started_ms: Date.UTC(2026, 0, 1),
       elapsed_s: 1.25,
     }],
   });

@@ -39,6 +39,8 @@ export interface FeishuTransportDeps {
   conversation: ConversationLog;
   now(): number;
   log: Logger;
+  /** The card's title at the time of a write (the agent's name, localized). */
+  title?(): string;
 }
 
 /** Codes that say the card is not there any more. */
@@ -60,7 +62,8 @@ export function feishuTransport(deps: FeishuTransportDeps): ResidentTransport {
     if (!a) throw new BridgeError("INVALID_ARGUMENT", `Unknown account '${route.account}'`);
     return a;
   };
-  const body = (text: string) => wireBody("interactive", taskCardWrapper(text));
+  const card = (text: string) => taskCardWrapper(text, deps.title?.());
+  const body = (text: string) => wireBody("interactive", card(text));
 
   return {
     binding: (route) => store.taskCards.get(route),
@@ -128,7 +131,7 @@ export function feishuTransport(deps: FeishuTransportDeps): ResidentTransport {
       }
       let sent;
       try {
-        sent = await sendCard(account, target, taskCardWrapper(text), {
+        sent = await sendCard(account, target, card(text), {
           key: `taskcard:${routeKey(route)}:${replaces ?? "first"}`,
           priority: PRIORITY.update,
           text,

@@ -21,12 +21,11 @@ import { DoneWatch, type Request } from "./done.ts";
 import { readAt, withFile } from "./_file.ts";
 import { feishuTransport, LatestMessages } from "./feishu.ts";
 import { createEventsLogTailer } from "./events_log.ts";
+import { type AgentProfile, cardLook, renderFrame, sameLook } from "./look.ts";
 import { RoutePacer } from "./pace.ts";
 import { readProgrammableSlot } from "./programmable.ts";
-import { renderEventGroups } from "./render.ts";
-import { composeFrame, deliverResident, type ResidentOutcome } from "./resident.ts";
-import { localTime } from "./time_text.ts";
-import type { RenderTime } from "./types.ts";
+import { deliverResident, type ResidentOutcome } from "./resident.ts";
+import { redactText } from "../core/mod.ts";
 
 /** The presentation preference (`/taskcard on|off|N`). */
 export interface TaskCardPreference {
@@ -45,7 +44,10 @@ export interface TaskCardsOptions {
   log: Logger;
   /** Reads the preference (called once per poll; a failure keeps the last one). */
   preference(): Promise<TaskCardPreference>;
-  zone?: (ms: number) => RenderTime;
+  /** The agent's language, name and time zone (read once per poll; a failure counts as unknown). */
+  profile?(): Promise<AgentProfile>;
+  /** The server's redactor (card style, every configured secret registered). */
+  redact?: (text: string) => string;
   /** How often the events log, slot and preference are read (default 1000 ms). */
   pollMs?: number;
   /**
@@ -117,10 +119,11 @@ async function exists(path: string): Promise<boolean> {
 /** Builds the Task Cards of a workdir. */
 export function createTaskCards(options: TaskCardsOptions): TaskCards {
   const { store, clock, log } = options;
-  const zone = options.zone ?? localTime;
+  const redact = options.redact ?? redactText;
   const accounts = new Map(options.accounts.map((a) => [a.alias, a]));
   const eventsLogPath = join(options.workdir, "logs", "events.jsonl");
-  const tailer = createEventsLogTailer({ path: eventsLogPath, zone });
+  const tailer = createEventsLogTailer({ path: eventsLogPath, redact });
+  let look = cardLook(null, redact);
   const latest = new LatestMessages();
   const transport = feishuTransport({
     accounts,
@@ -129,6 +132,7 @@ export function createTaskCards(options: TaskCardsOptions): TaskCards {
     conversation: options.conversation,
     now: () => clock.now(),
     log,
+    title: () => look.title,
   });
   const done = new DoneWatch(options.quietMs ?? 10_000);
   const known = new Map<string, TaskCardRoute>();
@@ -141,16 +145,10 @@ export function createTaskCards(options: TaskCardsOptions): TaskCards {
   let doneReactions = 0;
   let lastError: TaskCardStatus["last_error"] = null;
 
-  const frame = () => {
-    const snap = tailer.snapshot();
-    const automatic = renderEventGroups(
-      snap.groups,
-      pref.normalRows,
-      snap.metadata,
-      zone(clock.now()),
-    );
-    return composeFrame(automatic, programmable);
-  };
+  const frame = () =>
+    renderFrame(tailer.snapshot(), pref.normalRows, programmable, look, clock.now());
+  const readLook = async () =>
+    cardLook(await options.profile?.().catch(() => null) ?? null, redact);
 
   const tally = (key: string, out: ResidentOutcome | null) => {
     if (!out) return;
@@ -225,6 +223,9 @@ export function createTaskCards(options: TaskCardsOptions): TaskCards {
     const turnedOn = next.enabled && !pref.enabled;
     const rowsChanged = next.normalRows !== pref.normalRows;
     pref = next;
+    const nextLook = await readLook();
+    const lookChanged = !sameLook(look, nextLook);
+    look = nextLook;
     eventsLogPresent = await exists(eventsLogPath);
     const moved = await tailer.pollOnce();
     const slot = await readProgrammableSlot(options.workdir);
@@ -241,7 +242,7 @@ export function createTaskCards(options: TaskCardsOptions): TaskCards {
     if (moved) done.activity(now);
     done.state(await agentState(options.workdir), now);
     if (!pref.enabled) return;
-    if (moved || slotChanged || turnedOn || rowsChanged) broadcast();
+    if (moved || slotChanged || turnedOn || rowsChanged || lookChanged) broadcast();
     for (const r of done.finished(now)) await finish(r);
   };
 
@@ -292,6 +293,7 @@ export function createTaskCards(options: TaskCardsOptions): TaskCards {
   return {
     async start() {
       pref = await readPreference();
+      look = await readLook();
       await tailer.start();
       eventsLogPresent = await exists(eventsLogPath);
       const slot = await readProgrammableSlot(options.workdir);

@@ -5,11 +5,18 @@
  * Telegram bridge's, which is written in Python, so counts and percentages
  * are formatted the way Python's `format` does it, not the way `toFixed`
  * does. Values of the wrong type or out of range are left out, never shown
- * as `NaN` or `inf`.
+ * as `NaN` or `inf`. The labels come from the card's language table.
  * @module
  */
 
+import { type Messages, messagesFor } from "../../cards/mod.ts";
 import type { Metadata } from "./types.ts";
+
+/** The Task Card texts of one language. */
+export type TaskTexts = Messages["task"];
+
+/** The English Task Card texts (the default of every renderer). */
+export const EN_TASK: TaskTexts = messagesFor("en").task;
 
 /** Most code points the telemetry lines may take together (newline included). */
 export const METADATA_MAX_CHARS = 150;
@@ -111,34 +118,37 @@ const NEEDS_REFRESH = new Set(["stuck", "offline"]);
 /** Lifecycle states shown as they are. */
 const PLAIN_STATES = new Set(["active", "idle", "asleep", "suspended"]);
 
-function agentLine(lifecycle: unknown): string | null {
+function agentLine(lifecycle: unknown, t: TaskTexts): string | null {
   if (typeof lifecycle !== "string") return null;
-  if (NEEDS_REFRESH.has(lifecycle)) return `agent · ${lifecycle} · try /refresh`;
-  return PLAIN_STATES.has(lifecycle) ? `agent · ${lifecycle}` : null;
+  if (!NEEDS_REFRESH.has(lifecycle) && !PLAIN_STATES.has(lifecycle)) return null;
+  const state = t[`state_${lifecycle}` as keyof TaskTexts];
+  return NEEDS_REFRESH.has(lifecycle)
+    ? `${t.agent} · ${state} · ${t.refresh_hint}`
+    : `${t.agent} · ${state}`;
 }
 
-function sessionLine(meta: Metadata): string | null {
+function sessionLine(meta: Metadata, t: TaskTexts): string | null {
   const parts: string[] = [];
   const model = meta.model;
-  if (typeof model === "string" && model.trim() !== "") parts.push(`model ${model.trim()}`);
+  if (typeof model === "string" && model.trim() !== "") parts.push(`${t.model} ${model.trim()}`);
   const rate = ratioOf(meta.session_cache_rate);
-  if (rate !== null) parts.push(`cache ${formatPercent(rate, 1)}`);
+  if (rate !== null) parts.push(`${t.cache} ${formatPercent(rate, 1)}`);
   const miss = formatCount(meta.cache_miss_tokens);
   const budget = formatCount(meta.cache_miss_budget);
-  if (miss !== null) parts.push(budget === null ? `miss ${miss}` : `miss ${miss}/${budget}`);
+  if (miss !== null) parts.push(`${t.miss} ${budget === null ? miss : `${miss}/${budget}`}`);
   const calls = formatCount(meta.api_calls);
-  if (calls !== null) parts.push(`calls ${calls}`);
-  return parts.length === 0 ? null : `session · ${parts.join(" · ")}`;
+  if (calls !== null) parts.push(`${t.calls} ${calls}`);
+  return parts.length === 0 ? null : `${t.session} · ${parts.join(" · ")}`;
 }
 
-function contextLine(meta: Metadata): string | null {
+function contextLine(meta: Metadata, t: TaskTexts): string | null {
   const parts: string[] = [];
   const tokens = formatCount(meta.context_tokens);
   const window = formatCount(meta.context_window);
   if (tokens !== null) parts.push(window === null ? tokens : `${tokens}/${window}`);
   const usage = ratioOf(meta.context_usage);
   if (usage !== null) parts.push(formatPercent(usage, 0));
-  return parts.length === 0 ? null : `ctx · ${parts.join(" · ")}`;
+  return parts.length === 0 ? null : `${t.ctx} · ${parts.join(" · ")}`;
 }
 
 const codePoints = (s: string): string[] => Array.from(s);
@@ -159,11 +169,11 @@ const codePoints = (s: string): string[] => Array.from(s);
  * if (formatMetadata(null).length !== 0 || formatMetadata({}).length !== 0) throw new Error();
  * ```
  */
-export function formatMetadata(meta: Metadata | null): string[] {
+export function formatMetadata(meta: Metadata | null, t: TaskTexts = EN_TASK): string[] {
   if (meta === null || typeof meta !== "object" || Array.isArray(meta)) return [];
-  const first = [agentLine(meta.agent_lifecycle), sessionLine(meta)]
+  const first = [agentLine(meta.agent_lifecycle, t), sessionLine(meta, t)]
     .filter((part): part is string => part !== null).join(" · ");
-  const lines = [first, contextLine(meta) ?? ""].filter((line) => line !== "")
+  const lines = [first, contextLine(meta, t) ?? ""].filter((line) => line !== "")
     .slice(0, METADATA_MAX_LINES);
   if (codePoints(lines.join("\n")).length <= METADATA_MAX_CHARS) return lines;
   const head = codePoints(lines[0]!).slice(0, METADATA_MAX_CHARS);

@@ -2,9 +2,13 @@
  * Turns rows of the agent's `logs/events.jsonl` into what the Task Card may
  * show, and nothing more. The card lives in a chat other people read, so the
  * projection is an allowlist: a model's public reply becomes a text row, a
- * tool call becomes a tool row carrying only its name, its redacted
- * `_reasoning`, its `action` and its clock time; results only move a row's
- * status and elapsed time. Arguments, result bodies and `thinking` never pass.
+ * tool call becomes a tool row carrying only its name, its `_reasoning`, its
+ * `action` and its start time; results only move a row's status and elapsed
+ * time. Arguments, result bodies and `thinking` never pass. Every text kept
+ * (tool name and action included) is redacted, then made human
+ * ({@link humanText}: no raw JSON, content tags, keys or ids), then capped.
+ * Telemetry values nested deeper than {@link MAX_VALUE_DEPTH} are dropped, so
+ * one hostile row cannot overflow the stack of a later copy or comparison.
  *
  * Rows are grouped by provider round (`api_call_id`) into a bounded window.
  * {@link mergeChunk} folds newly appended lines into that window so a tailer
@@ -16,9 +20,10 @@
  * @module
  */
 
-import { redactText } from "./redact.ts";
-import { formatRowTimestamp, localTime } from "./time_text.ts";
-import type { Group, Metadata, Projection, RenderTime, Row, TextRow, ToolRow } from "./types.ts";
+import { redactText } from "../core/mod.ts";
+import { boundedValue } from "./bounded.ts";
+import { humanText } from "./human_text.ts";
+import type { Group, Metadata, Projection, Row, TextRow, ToolRow } from "./types.ts";
 
 /** How many provider rounds the card keeps (the latest ones). */
 export const EVENT_WINDOW = 10;
@@ -28,6 +33,10 @@ export const MAX_ROWS_PER_GROUP = 24;
 export const TEXT_CAP = 500;
 /** Code points of a tool row's reasoning before it is cut with `…`. */
 export const REASONING_CAP = 300;
+/** Code points of a tool's name and of its action before they are cut with `…`. */
+export const LABEL_CAP = 80;
+/** Deepest nesting a telemetry value may have (deeper values are dropped). */
+export const MAX_VALUE_DEPTH = 4;
 /** Tool results remembered by call id, so a call logged after its result still joins. */
 export const OUTCOME_MEMORY = 1024;
 /** Round ids that slid out of the window, remembered so late rows cannot revive them. */
@@ -44,7 +53,8 @@ const SESSION_KEYS = [
   "context_usage",
 ] as const;
 
-type Zone = (ms: number) => RenderTime;
+/** Removes secrets from a text (the server's redactor; cards style). */
+export type Redact = (text: string) => string;
 type Obj = Record<string, unknown>;
 
 /** One complete events log line and where it starts (a byte offset, unique in the file). */
@@ -103,33 +113,44 @@ function capText(s: string, cap: number): string {
   return points.length > cap ? points.slice(0, cap - 1).join("") + "…" : s;
 }
 
-function textRow(row: Obj): TextRow | null {
+/** What a card may show of a text from the events log: redacted, made human, capped. */
+function shown(text: string, redact: Redact, cap: number, strip = true): string {
+  const human = humanText(redact(text));
+  return capText(strip ? stripWhitespace(human) : human, cap);
+}
+
+function textRow(row: Obj, redact: Redact): TextRow | null {
   if (row.hidden === true) return null;
   if (row.visibility !== undefined && row.visibility !== null && row.visibility !== "public") {
     return null;
   }
   const text = row.text;
   if (typeof text !== "string" || stripWhitespace(text) === "") return null;
-  return { kind: "text", text: capText(stripWhitespace(redactText(text)), TEXT_CAP) };
+  const kept = shown(text, redact, TEXT_CAP);
+  return kept === "" ? null : { kind: "text", text: kept };
 }
 
-function toolRow(row: Obj, zone: Zone): ToolRow | null {
+function toolRow(row: Obj, redact: Redact): ToolRow | null {
   const name = row.tool_name;
   const args = row.tool_args;
   if (typeof name !== "string" || name === "" || !isObject(args)) return null;
   const raw = typeof args._reasoning === "string" ? args._reasoning : "";
   const out: ToolRow = {
     kind: "tool",
-    tool: name,
-    reasoning: capText(redactText(raw), REASONING_CAP),
+    tool: shown(name, redact, LABEL_CAP),
+    reasoning: shown(raw, redact, REASONING_CAP, false),
   };
   if (typeof row.tool_call_id === "string" && row.tool_call_id !== "") {
     out._tool_call_id = row.tool_call_id;
     out.status = "???";
   }
-  if (typeof args.action === "string" && args.action !== "") out.tool_action = args.action;
-  const started = formatRowTimestamp(row.ts, zone);
-  if (started !== "") out.started_at = started;
+  if (typeof args.action === "string" && args.action !== "") {
+    const action = shown(args.action, redact, LABEL_CAP);
+    if (action !== "") out.tool_action = action;
+  }
+  const ts = row.ts;
+  // Epoch seconds, a finite real number (booleans and strings refused).
+  if (typeof ts === "number" && Number.isFinite(ts)) out.started_ms = Math.floor(ts * 1000);
   return out;
 }
 
@@ -147,10 +168,10 @@ function toolRow(row: Obj, zone: Zone): ToolRow | null {
  * if (projectEvent({ type: "thinking", text: "private" }) !== null) throw new Error();
  * ```
  */
-export function projectEvent(row: unknown, zone: Zone = localTime): Row | null {
+export function projectEvent(row: unknown, redact: Redact = redactText): Row | null {
   if (!isObject(row)) return null;
-  if (row.type === "diary") return textRow(row);
-  if (row.type === "tool_call") return toolRow(row, zone);
+  if (row.type === "diary") return textRow(row, redact);
+  if (row.type === "tool_call") return toolRow(row, redact);
   return null;
 }
 
@@ -181,7 +202,9 @@ export function finalCarrierMetadata(row: unknown): Metadata | null {
   const out: Metadata = {};
   if (!isObject(node)) return out;
   for (const key of SESSION_KEYS) {
-    if (Object.hasOwn(node, key)) out[key] = structuredClone(node[key]);
+    if (!Object.hasOwn(node, key)) continue;
+    const kept = boundedValue(node[key], MAX_VALUE_DEPTH);
+    if (kept !== undefined) out[key] = kept;
   }
   return out;
 }
@@ -263,7 +286,7 @@ export function emptyState(): ProjectionState {
 export function mergeChunk(
   prev: Projection | ProjectionState,
   lines: Iterable<EventsLogLine>,
-  zone: Zone = localTime,
+  redact: Redact = redactText,
 ): ProjectionState {
   const groups: Group[] = prev.groups.map((g) => ({
     api_call_id: g.api_call_id,
@@ -294,7 +317,7 @@ export function mergeChunk(
       }
       continue;
     }
-    const row = projectEvent(value, zone);
+    const row = projectEvent(value, redact);
     if (row === null) continue;
     const id = groupIdOf(value, line.at);
     if (retired.has(id)) continue; // that round is older than everything in the window
@@ -322,9 +345,9 @@ export function mergeChunk(
 /** Projects lines in one pass (the same as merging them into an empty state). */
 export function projectLines(
   lines: Iterable<EventsLogLine>,
-  zone: Zone = localTime,
+  redact: Redact = redactText,
 ): ProjectionState {
-  return mergeChunk(emptyState(), lines, zone);
+  return mergeChunk(emptyState(), lines, redact);
 }
 
 /** A deep copy of the public part of a projection (groups and telemetry). */

@@ -1,4 +1,6 @@
 import assert from "node:assert/strict";
+import { Redactor } from "../core/mod.ts";
+import { boundedValue } from "./bounded.ts";
 import {
   emptyState,
   EVENT_WINDOW,
@@ -11,9 +13,9 @@ import {
   projectLines,
   toProjection,
 } from "./project.ts";
-import type { RenderTime, ToolRow } from "./types.ts";
+import type { ToolRow } from "./types.ts";
 
-const utc = (ms: number): RenderTime => ({ ms, offsetMinutes: 0 });
+const redact = (t: string) => new Redactor(["s3cr3t-app-value"], "card").redact(t);
 const GITHUB_TOKEN = "ghp_" + "A1b2C3d4E5f6G7h8I9j0K1l2M3n4O5p6Q7r8";
 
 /** Lines at made-up but distinct offsets, as a tailer would hand them over. */
@@ -93,9 +95,12 @@ Deno.test("text and reasoning caps count code points and end with an ellipsis", 
   assert.equal(exact.reasoning, "  " + "b".repeat(298), "reasoning is not stripped");
 });
 
-Deno.test("tool rows carry only name, reasoning, join key, action and clock time", () => {
+Deno.test("tool rows carry only name, reasoning, join key, action and start time", () => {
   const ts = Date.UTC(2026, 0, 2, 3, 4, 5) / 1000 + 0.75;
-  const row = projectEvent(call("r", "c1", { ts, tool_args: { action: "run", path: "/x" } }), utc);
+  const row = projectEvent(
+    call("r", "c1", { ts, tool_args: { action: "run", path: "/x" } }),
+    redact,
+  );
   assert.deepEqual(row, {
     kind: "tool",
     tool: "bash",
@@ -103,7 +108,7 @@ Deno.test("tool rows carry only name, reasoning, join key, action and clock time
     _tool_call_id: "c1",
     status: "???",
     tool_action: "run",
-    started_at: "03:04:05 UTC+00",
+    started_ms: Date.UTC(2026, 0, 2, 3, 4, 5, 750),
   });
   const bare = projectEvent({
     type: "tool_call",
@@ -307,13 +312,64 @@ Deno.test("merging chunk by chunk equals projecting every line in one pass", () 
       { length: 20 + next(160) },
       (_, i) => ({ at: i * 100, text: randomRow(next, i) }),
     );
-    const whole = projectLines(all, utc);
+    const whole = projectLines(all, redact);
     let state: ProjectionState = emptyState();
     for (let p = 0; p < all.length;) {
       const size = 1 + next(25);
-      state = mergeChunk(state, all.slice(p, p + size), utc);
+      state = mergeChunk(state, all.slice(p, p + size), redact);
       p += size;
     }
     assert.deepEqual(toProjection(state), toProjection(whole), `seed ${seed}`);
   }
+});
+
+Deno.test("every text a row keeps is redacted with the registered secrets, name and action too", () => {
+  const row = projectEvent({
+    type: "tool_call",
+    tool_name: `s3cr3t-app-value ${GITHUB_TOKEN}`,
+    tool_call_id: "c1",
+    tool_args: {
+      action: `export GITHUB_TOKEN=${GITHUB_TOKEN}`,
+      _reasoning: "use --secret s3cr3t-app-value and Basic dXNlcjpwYXNzd29yZA==",
+    },
+  }, redact);
+  assert.deepEqual(row, {
+    kind: "tool",
+    tool: "<REDACTED:secret> <REDACTED:github_token>",
+    reasoning: "use --secret <REDACTED:secret> and Basic <REDACTED:basic_auth>",
+    _tool_call_id: "c1",
+    status: "???",
+    tool_action: "export GITHUB_TOKEN=<REDACTED:github_token>",
+  });
+  const text = projectEvent({ type: "diary", text: "key s3cr3t-app-value" }, redact);
+  assert.deepEqual(text, { kind: "text", text: "key <REDACTED:secret>" });
+});
+
+Deno.test("rows are made human: no raw JSON, content tags, keys or ids", () => {
+  const text = projectEvent({
+    type: "diary",
+    text: 'Answering Alice: [card action: button] {"demo": "approve"}',
+  });
+  assert.deepEqual(text, { kind: "text", text: "Answering Alice: [card action: button]" });
+  const echo = projectEvent({
+    type: "diary",
+    text: 'Alice sent ‹file key="file_v3_00ab12" name="plan.pdf"/› in om_emu_000123',
+  });
+  assert.deepEqual(echo, { kind: "text", text: "Alice sent [file: plan.pdf] in [message]" });
+  // A row that is nothing but JSON shows nothing.
+  assert.equal(projectEvent({ type: "diary", text: '{"a": [1, {"b": 2}]}' }), null);
+});
+
+Deno.test("telemetry values nested too deep are dropped, so a hostile row cannot overflow later copies", () => {
+  for (const depth of [3000, 100_000]) {
+    const deep = "[".repeat(depth) + "]".repeat(depth);
+    const carrier = `{"type":"notification_block_injected","_meta":{"agent_meta":{"agent_state":` +
+      `{"token_usage":{"session":{"api_calls":${deep},"context_usage":0.5}}}}}}`;
+    const state = mergeChunk(emptyState(), [{ at: 0, text: carrier }]);
+    assert.deepEqual(state.metadata, { context_usage: 0.5 });
+    // Copies and comparisons of the state never recurse into the deep value.
+    assert.deepEqual(toProjection(state).metadata, { context_usage: 0.5 });
+  }
+  assert.deepEqual(boundedValue({ a: [1, { b: 2 }] }, 3), { a: [1, { b: 2 }] });
+  assert.equal(boundedValue({ a: [1, { b: [2] }] }, 3), undefined);
 });

@@ -1,30 +1,41 @@
 /**
  * The Task Card's text: a header, the rows of the latest provider round(s),
  * a footer, telemetry lines and the render time, never longer than 3500 code
- * points. The Telegram bridge renders the very same frame in Python, so every
- * length, budget and cut here counts Unicode code points (an astral emoji is
- * one), whitespace is trimmed the way Python's `str.strip()` trims it, and
- * row text is redacted once more right before it is shown.
+ * points. It keeps the Telegram bridge's layout, budgets and cuts (every
+ * length counts Unicode code points, whitespace is trimmed the way Python's
+ * `str.strip()` trims it) but speaks the agent's language (the texts come
+ * from the card's language table) and shows times in the agent's zone.
+ * Every text a row shows (tool name and action included) is redacted once
+ * more right before it is shown. The frame is plain text: the Feishu wrapper
+ * escapes it for the card's markdown element.
  * @module
  */
 
-import { formatMetadata } from "./metadata.ts";
-import { redactText } from "./redact.ts";
-import { formatClock } from "./time_text.ts";
+import { fill } from "../../cards/mod.ts";
+import { redactText } from "../core/mod.ts";
+import { EN_TASK, formatMetadata, type TaskTexts } from "./metadata.ts";
+import { formatClock, formatRowTime } from "./time_text.ts";
 import type { Group, Metadata, RenderTime, Row } from "./types.ts";
 
-export { formatCount, formatMetadata } from "./metadata.ts";
+export { EN_TASK, formatCount, formatMetadata, type TaskTexts } from "./metadata.ts";
 
 /** Longest frame, in code points. */
 export const TEXT_LIMIT = 3500;
-/** First line of every frame. */
-export const HEADER = "📋 ACTIVITIES";
+/** First line of every English frame. */
+export const HEADER = EN_TASK.header;
 /** Line introducing each provider round. */
 export const DIVIDER = "──────────";
-/** Prefix of the frame's last line. */
-export const TIME_PREFIX = "Last Updated: ";
 /** Most code points of one row's excerpt (reasoning or response text). */
 export const EXCERPT_CAP = 500;
+
+/** What a frame is written with: the language's texts and the redactor. */
+export interface FrameLook {
+  t: TaskTexts;
+  redact: (text: string) => string;
+}
+
+/** English, redacting with no registered secrets (tests and pure callers). */
+export const DEFAULT_LOOK: FrameLook = { t: EN_TASK, redact: redactText };
 
 /** A row that opens a provider round in the rendered list. */
 export interface DividerRow {
@@ -40,9 +51,8 @@ export interface DividerRow {
  * if (!taskCardFooter(3).endsWith("(1-10, current: 3).")) throw new Error();
  * ```
  */
-export function taskCardFooter(normalRows: number): string {
-  return "Don't reply to this Task Card. Use /taskcard on|off to toggle; " +
-    `/taskcard N sets normal rows (1-10, current: ${normalRows}).`;
+export function taskCardFooter(normalRows: number, t: TaskTexts = EN_TASK): string {
+  return fill(t.footer, { n: normalRows });
 }
 
 const cps = (s: string): string[] => Array.from(s);
@@ -90,7 +100,11 @@ function wholeSeconds(v: unknown): string {
   return BigInt(Math.trunc(n)).toString();
 }
 
-const STATUSES = new Set(["success", "error", "???"]);
+const STATUS_KEYS = {
+  success: "status_success",
+  error: "status_error",
+  "???": "status_pending",
+} as const;
 
 /** A tool row reduced to what its line needs; the excerpt is cut later. */
 interface ToolLine {
@@ -101,18 +115,27 @@ interface ToolLine {
   suffix: string;
 }
 
-function toolLine(index: number, row: Record<string, unknown>): ToolLine {
-  const tool = fieldText(row.tool);
-  const action = fieldText(row.tool_action);
+function toolLine(
+  index: number,
+  row: Record<string, unknown>,
+  look: FrameLook,
+  zone: string,
+): ToolLine {
+  const tool = look.redact(fieldText(row.tool));
+  const action = look.redact(fieldText(row.tool_action));
   const label = action === "" ? tool : `${tool}.${action}`;
-  const status = typeof row.status === "string" && STATUSES.has(row.status) ? row.status : null;
+  const status = typeof row.status === "string" && Object.hasOwn(STATUS_KEYS, row.status)
+    ? row.status as keyof typeof STATUS_KEYS
+    : null;
   const marker = truthy(row.done) || status === "success" ? "✓ " : "• ";
-  const startedAt = typeof row.started_at === "string" ? row.started_at : "";
-  const elapsed = `${wholeSeconds(row.elapsed_s)}s${status === null ? "" : `, ${status}`}`;
+  const startedAt = formatRowTime(row.started_ms, zone);
+  const elapsed = `${wholeSeconds(row.elapsed_s)}s${
+    status === null ? "" : `, ${look.t[STATUS_KEYS[status]]}`
+  }`;
   return {
     index,
     prefix: label === "" ? marker : `${marker}${label}: `,
-    reasoning: redactText(fieldText(row.reasoning)),
+    reasoning: look.redact(fieldText(row.reasoning)),
     suffix: ` (${elapsed})${startedAt === "" ? "" : ` · ${startedAt}`}`,
   };
 }
@@ -129,10 +152,10 @@ function toolLine(index: number, row: Record<string, unknown>): ToolLine {
  * import { formatRows } from "./render.ts";
  * const text = formatRows([{ kind: "text", text: " hello " }], null, 1, {
  *   ms: Date.UTC(2026, 0, 1, 12, 0, 0),
- *   offsetMinutes: 0,
+ *   zone: "UTC",
  * });
  * if (text.split("\n")[1] !== "• hello") throw new Error(text);
- * if (!text.endsWith("\nLast Updated: 12:00:00 UTC+00")) throw new Error(text);
+ * if (!text.endsWith("\nLast Updated: 12:00:00 (UTC)")) throw new Error(text);
  * ```
  */
 export function formatRows(
@@ -140,8 +163,11 @@ export function formatRows(
   metadata: Metadata | null,
   normalRows: number,
   now: RenderTime,
+  look: FrameLook = DEFAULT_LOOK,
 ): string {
-  const footer = taskCardFooter(normalRows);
+  const { t } = look;
+  const header = t.header;
+  const footer = taskCardFooter(normalRows, t);
   const fixedLines = new Map<number, string>();
   const texts: { index: number; text: string }[] = [];
   const tools: ToolLine[] = [];
@@ -151,23 +177,23 @@ export function formatRows(
     if (row.kind === "divider") {
       fixedLines.set(index, DIVIDER);
     } else if (row.kind === "text") {
-      const text = cpCut(pyStrip(redactText(fieldText(row.text))), EXCERPT_CAP);
+      const text = cpCut(pyStrip(look.redact(fieldText(row.text))), EXCERPT_CAP);
       if (text !== "") texts.push({ index, text });
     } else {
-      tools.push(toolLine(index, row));
+      tools.push(toolLine(index, row, look, now.zone));
     }
   });
 
-  const metadataLines = formatMetadata(metadata);
-  const timeLine = TIME_PREFIX + formatClock(now);
+  const metadataLines = formatMetadata(metadata, t);
+  const timeLine = fill(t.updated, { time: formatClock(now) });
   const tail = ["", footer, ...metadataLines, timeLine];
   if (fixedLines.size === 0 && texts.length === 0 && tools.length === 0) {
-    return [HEADER, ...tail].join("\n");
+    return [header, ...tail].join("\n");
   }
 
   // Scaffolding counts as fixed. A text row's own length counts too (as in
   // the Telegram renderer), so long responses shrink everyone's cap.
-  let fixed = cpLength(HEADER) + 1 + 1 + cpLength(footer) + cpLength(timeLine) + 1;
+  let fixed = cpLength(header) + 1 + 1 + cpLength(footer) + cpLength(timeLine) + 1;
   for (const line of metadataLines) fixed += cpLength(line) + 1;
   for (const line of fixedLines.values()) fixed += cpLength(line) + 1;
   for (const { text } of texts) fixed += cpLength(text) + 4;
@@ -179,7 +205,7 @@ export function formatRows(
   for (const { index, text } of texts) body.set(index, `• ${excerpt(text, cap)}`);
   for (const t of tools) body.set(t.index, `${t.prefix}${excerpt(t.reasoning, cap)}${t.suffix}`);
   const ordered = [...body.entries()].sort(([a], [b]) => a - b).map(([, line]) => line);
-  return [HEADER, ...ordered, ...tail].join("\n");
+  return [header, ...ordered, ...tail].join("\n");
 }
 
 /**
@@ -193,7 +219,7 @@ export function formatRows(
  *   api_call_id: id,
  *   events: [{ kind: "text" as const, text: `round ${id}` }],
  * }));
- * const text = renderEventGroups(groups, 1, null, { ms: 0, offsetMinutes: 0 });
+ * const text = renderEventGroups(groups, 1, null, { ms: 0, zone: "UTC" });
  * if (!text.includes(`${DIVIDER}\n• round b\n`) || text.includes("round a")) throw new Error(text);
  * ```
  */
@@ -202,11 +228,12 @@ export function renderEventGroups(
   normalRows: number,
   metadata: Metadata | null,
   now: RenderTime,
+  look: FrameLook = DEFAULT_LOOK,
 ): string {
   const rows: (Row | DividerRow)[] = [];
   // `slice(-n)` takes the last n groups (and, like Python's `[-n:]`, all of them for 0).
   for (const group of groups.slice(-normalRows)) {
     rows.push({ kind: "divider" }, ...(Array.isArray(group?.events) ? group.events : []));
   }
-  return cpCut(formatRows(rows, metadata, normalRows, now), TEXT_LIMIT);
+  return cpCut(formatRows(rows, metadata, normalRows, now, look), TEXT_LIMIT);
 }

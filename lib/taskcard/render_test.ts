@@ -9,15 +9,15 @@ import {
   taskCardFooter,
   TEXT_LIMIT,
 } from "./render.ts";
-import { formatRowTimestamp } from "./time_text.ts";
+import { messagesFor } from "../../cards/mod.ts";
 import type { Group, Row, ToolRow } from "./types.ts";
 
 const FOOTER_1 =
   "Don't reply to this Task Card. Use /taskcard on|off to toggle; /taskcard N sets normal rows (1-10, current: 1).";
-/** 02:30:00 at UTC+08 (18:30 UTC the day before). */
-const NOW = { ms: Date.UTC(2026, 0, 1, 18, 30, 0), offsetMinutes: 480 };
-const utc = (ms: number) => ({ ms, offsetMinutes: 0 });
-const noon = Date.UTC(2026, 0, 2, 12, 0, 0) / 1000;
+/** 02:30:00 in Shanghai (18:30 UTC the day before). */
+const NOW = { ms: Date.UTC(2026, 0, 1, 18, 30, 0), zone: "Asia/Shanghai" };
+/** 12:00:00 in Shanghai. */
+const NOON = Date.UTC(2026, 0, 2, 4, 0, 0);
 const cps = (s: string) => Array.from(s);
 
 function tool(fields: Partial<ToolRow> = {}): ToolRow {
@@ -31,7 +31,7 @@ const GOLDEN_GROUP: Group = {
     tool({
       tool_action: "run",
       status: "???",
-      started_at: formatRowTimestamp(noon, utc),
+      started_ms: NOON,
       _tool_call_id: "tc-1",
     }),
   ],
@@ -50,11 +50,11 @@ Deno.test("renderEventGroups() reproduces the reference frame byte for byte", ()
       "📋 ACTIVITIES",
       "──────────",
       "• public response",
-      "• bash.run: build (0s, ???) · 12:00:00 UTC+00",
+      "• bash.run: build (0s, ???) · 12:00:00",
       "",
       FOOTER_1,
       "agent · active · session · calls 2",
-      "Last Updated: 02:30:00 UTC+08",
+      "Last Updated: 02:30:00 (Asia/Shanghai)",
     ].join("\n"),
   );
 });
@@ -62,12 +62,12 @@ Deno.test("renderEventGroups() reproduces the reference frame byte for byte", ()
 Deno.test("renderEventGroups() without any group shows header, footer and time only", () => {
   equal(
     renderEventGroups([], 1, null, NOW),
-    `📋 ACTIVITIES\n\n${FOOTER_1}\nLast Updated: 02:30:00 UTC+08`,
+    `📋 ACTIVITIES\n\n${FOOTER_1}\nLast Updated: 02:30:00 (Asia/Shanghai)`,
   );
   // A row that renders to nothing (blank after trimming) is no row at all.
   equal(
     formatRows([{ kind: "text", text: " \n\t" }], { api_calls: 3 }, 1, NOW),
-    `📋 ACTIVITIES\n\n${FOOTER_1}\nsession · calls 3\nLast Updated: 02:30:00 UTC+08`,
+    `📋 ACTIVITIES\n\n${FOOTER_1}\nsession · calls 3\nLast Updated: 02:30:00 (Asia/Shanghai)`,
   );
 });
 
@@ -121,12 +121,12 @@ Deno.test("a tool row shows a check mark on success and keeps only known statuse
 
 Deno.test("a tool row's label is tool.action, the tool alone, or absent", () => {
   equal(
-    toolLine({ tool_action: "run", started_at: "12:00:00 UTC+00" }),
-    "• bash.run: build (0s) · 12:00:00 UTC+00",
+    toolLine({ tool_action: "run", started_ms: NOON }),
+    "• bash.run: build (0s) · 12:00:00",
   );
   equal(toolLine({ tool_action: "" }), "• bash: build (0s)");
   equal(toolLine({ tool: "", reasoning: "thinking" }), "• thinking (0s)");
-  equal(toolLine({ started_at: 12 }), "• bash: build (0s)");
+  equal(toolLine({ started_ms: "12" }), "• bash: build (0s)");
 });
 
 Deno.test("telemetry lines sit between the footer and the time, at most 2 lines of 150", () => {
@@ -207,11 +207,11 @@ Deno.test("many rows share the space: every excerpt gets the same cap and ends w
       reasoning: "r".repeat(500),
       status: "success",
       elapsed_s: 1,
-      started_at: "12:00:00 UTC+00",
+      started_ms: NOON,
     }));
   const frame = formatRows(rows, null, 1, NOW);
-  // Fixed part 155 + 20 × (12 + 32 + 2) scaffolding leaves 2425 / 20 → 121.
-  const line = `✓ bash.run: ${"r".repeat(121)}… (1s, success) · 12:00:00 UTC+00`;
+  // Fixed part 164 + 20 × (12 + 25 + 2) scaffolding leaves 2556 / 20 → 127.
+  const line = `✓ bash.run: ${"r".repeat(127)}… (1s, success) · 12:00:00`;
   deepEqual(frame.split("\n").slice(1, 21), Array(20).fill(line));
   ok(cps(frame).length <= TEXT_LIMIT);
 });
@@ -228,12 +228,12 @@ Deno.test("long response texts count fully, so a crowded frame shows only …", 
 });
 
 Deno.test("budgets count code points: the header's emoji and astral reasoning count as one", () => {
-  // 300 dividers take 3300 and the fixed lines 155; one row "• t: … (0s)"
-  // adds 5 + 5 + 2, leaving exactly 33 (32 if the emoji counted twice).
+  // 300 dividers take 3300 and the fixed lines 164; one row "• t: … (0s)"
+  // adds 5 + 5 + 2, leaving exactly 24 (23 if the emoji counted twice).
   const rows: (Row | { kind: "divider" })[] = Array(300).fill({ kind: "divider" });
   rows.push(tool({ tool: "t", reasoning: "😀".repeat(40) }));
   const last = formatRows(rows, null, 1, NOW).split("\n")[301]!;
-  equal(last, `• t: ${"😀".repeat(33)}… (0s)`);
+  equal(last, `• t: ${"😀".repeat(24)}… (0s)`);
   // Alone, an astral reasoning gets the full 500 code points.
   equal(toolLine({ reasoning: "😀".repeat(600) }), `• bash: ${"😀".repeat(500)}… (0s)`);
 });
@@ -250,4 +250,41 @@ Deno.test("the frame is hard-cut to 3500 code points, without …", () => {
   const full = formatRows(rows, null, 10, NOW);
   equal(frame, cps(full).slice(0, TEXT_LIMIT).join(""));
   ok(!frame.includes("Last Updated: "));
+});
+
+Deno.test("a zh or wen frame is Chinese throughout: header, statuses, telemetry, footer, time", () => {
+  const meta = { agent_lifecycle: "stuck", api_calls: 2, context_usage: 0.5 };
+  const zh = { t: messagesFor("zh").task, redact: (s: string) => s };
+  deepEqual(renderEventGroups([GOLDEN_GROUP], 1, meta, NOW, zh).split("\n"), [
+    "📋 动态",
+    "──────────",
+    "• public response",
+    "• bash.run: build (0s, 进行中) · 12:00:00",
+    "",
+    "请勿回复此任务卡片。/taskcard on|off 显示或隐藏；/taskcard N 设置常规行数（1–10，当前：1）。",
+    "智能体 · 卡住 · 可尝试 /refresh · 会话 · 调用 2",
+    "上下文 · 50%",
+    "最后更新：02:30:00 (Asia/Shanghai)",
+  ]);
+  const wen = { t: messagesFor("wen").task, redact: (s: string) => s };
+  const frame = renderEventGroups([GOLDEN_GROUP], 1, meta, NOW, wen);
+  ok(frame.startsWith("📋 行迹\n") && frame.endsWith("\n更于：02:30:00 (Asia/Shanghai)"), frame);
+  ok(
+    !/[A-Za-z]{4,}/.test(
+      frame.replace(/bash\.run|build|public response|taskcard|refresh|Asia\/Shanghai/g, ""),
+    ),
+    frame,
+  );
+});
+
+Deno.test("every text a row shows passes the redactor, tool name and action included", () => {
+  const secret = "ghp_" + "a1B2".repeat(9);
+  const rows: Row[] = [
+    { kind: "text", text: `said ${secret}` },
+    tool({ tool: secret, tool_action: `export GITHUB_TOKEN=${secret}`, reasoning: secret }),
+  ];
+  const frame = formatRows(rows, null, 1, NOW);
+  ok(!frame.includes(secret), frame);
+  ok(frame.includes("• said <REDACTED:github_token>"), frame);
+  ok(frame.includes("export GITHUB_TOKEN=<REDACTED:github_token>"), frame);
 });

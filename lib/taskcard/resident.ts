@@ -54,9 +54,13 @@ export interface ResidentOutcome {
 export const DELIVERY_FAILED = "Failed to update Feishu Task Card";
 
 /** The text of a route's card: the automatic frame, then the programmable one under its heading. */
-export function composeFrame(automatic: string, programmable: string | null): string {
+export function composeFrame(
+  automatic: string,
+  programmable: string | null,
+  heading = "— TASK CARD —",
+): string {
   if (!programmable) return automatic;
-  const watch = `— TASK CARD —\n${programmable}`;
+  const watch = `${heading}\n${programmable}`;
   return automatic ? `${automatic}\n\n${watch}` : watch;
 }
 

@@ -1,53 +1,39 @@
 /**
- * Clock times on the card: `HH:MM:SS UTC±HH` in the server's local time
- * zone (the offset's minutes are dropped, so +05:30 shows as `UTC+05`).
+ * Clock times on the card, in the agent's time zone: rows show `HH:MM:SS`,
+ * the last line says which zone that is (`14:03:09 (Asia/Shanghai)`).
+ * Unlike the Telegram bridge's `UTC±HH` (which drops the minutes of a
+ * +05:30 offset and hides daylight saving), the zone is named.
  * @module
  */
 
+import { clockTime, zonedClock } from "../core/mod.ts";
 import type { RenderTime } from "./types.ts";
 
-const two = (n: number) => String(n).padStart(2, "0");
-
 /**
- * Formats a time with its own offset.
+ * The render time with its zone's name.
  *
  * @example
  * ```ts
  * import { formatClock } from "./time_text.ts";
  * const at = Date.UTC(2026, 0, 1, 18, 30, 0);
- * if (formatClock({ ms: at, offsetMinutes: 480 }) !== "02:30:00 UTC+08") throw new Error();
- * if (formatClock({ ms: at, offsetMinutes: -210 }) !== "15:00:00 UTC-03") throw new Error();
+ * if (formatClock({ ms: at, zone: "Asia/Shanghai" }) !== "02:30:00 (Asia/Shanghai)") throw new Error();
  * ```
  */
 export function formatClock(t: RenderTime): string {
-  const shifted = new Date(t.ms + t.offsetMinutes * 60_000);
-  const hours = Math.floor(Math.abs(t.offsetMinutes) / 60);
-  const sign = t.offsetMinutes < 0 ? "-" : "+";
-  return `${two(shifted.getUTCHours())}:${two(shifted.getUTCMinutes())}:${
-    two(shifted.getUTCSeconds())
-  } UTC${sign}${two(hours)}`;
-}
-
-/** The time `ms` in this process's time zone. */
-export function localTime(ms: number): RenderTime {
-  return { ms, offsetMinutes: -new Date(ms).getTimezoneOffset() };
+  return zonedClock(t.ms, t.zone);
 }
 
 /**
- * An events log row's `ts` (epoch seconds, a finite real number; booleans and
- * strings refused) as a local clock time, else `""`.
+ * A row's start time (epoch ms) as `HH:MM:SS` in `zone`, else `""`.
  *
  * @example
  * ```ts
- * import { formatRowTimestamp } from "./time_text.ts";
- * if (formatRowTimestamp("12") !== "" || formatRowTimestamp(true) !== "") throw new Error();
- * if (formatRowTimestamp(Number.NaN) !== "") throw new Error();
+ * import { formatRowTime } from "./time_text.ts";
+ * if (formatRowTime(Date.UTC(2026, 0, 1, 18, 30, 0), "Asia/Kolkata") !== "00:00:00") throw new Error();
+ * if (formatRowTime("12", "UTC") !== "" || formatRowTime(Number.NaN, "UTC") !== "") throw new Error();
  * ```
  */
-export function formatRowTimestamp(
-  ts: unknown,
-  zone: (ms: number) => RenderTime = localTime,
-): string {
-  if (typeof ts !== "number" || !Number.isFinite(ts)) return "";
-  return formatClock(zone(Math.floor(ts * 1000)));
+export function formatRowTime(ms: unknown, zone: string): string {
+  if (typeof ms !== "number" || !Number.isFinite(ms)) return "";
+  return clockTime(ms, zone);
 }

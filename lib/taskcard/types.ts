@@ -16,8 +16,8 @@ export interface ToolRow {
   /** Pending (`???`) until its result arrives. */
   status?: "???" | "success" | "error";
   tool_action?: string;
-  /** `HH:MM:SS UTC±HH` of the call. */
-  started_at?: string;
+  /** When the call started (epoch ms), shown as a clock time in the agent's zone. */
+  started_ms?: number;
   elapsed_s?: number;
 }
 
@@ -46,8 +46,8 @@ export interface Projection {
   metadata: Metadata | null;
 }
 
-/** How a clock time is shown: epoch ms plus the UTC offset in minutes there. */
+/** When a frame is rendered, and the IANA time zone its clock times are shown in. */
 export interface RenderTime {
   ms: number;
-  offsetMinutes: number;
+  zone: string;
 }

@@ -104,6 +104,18 @@ const cases: { name: string; md: string; want: string }[] = [
     want: '<p><span class="emoji" title="DONE">✅</span> :NotAnEmoji:</p>',
   },
   {
+    name: "shows character references as plain characters, never as a mention, link or style",
+    md: "&lt;at id=all&gt;&lt;/at&gt; &#91;x&#93;(u) !&#91;i&#93;(img&#95;v3&#95;1) " +
+      "&#42;&#42;b&#42;&#42; &lt;font color=red&gt;r&lt;/font&gt; &#96;c&#96; a &#124; b &amp;lt;",
+    want: "<p>&lt;at id=all&gt;&lt;/at&gt; [x](u) ![i](img_v3_1) **b** " +
+      "&lt;font color=red&gt;r&lt;/font&gt; `c` a | b &amp;lt;</p>",
+  },
+  {
+    name: "shows escaped line-start markers as text: no heading, list, quote or code block",
+    md: "&#35; h\n&#45; i\n1&#46; o\n&gt; q\n&#160;&#160;&#160;&#160;code",
+    want: "<p># h<br>- i<br>1. o<br>&gt; q<br>\u00a0\u00a0\u00a0\u00a0code</p>",
+  },
+  {
     name: "renders task list items as disabled checkboxes",
     md: "- [x] done\n- [ ] todo",
     want: '<ul><li class="task"><input type="checkbox" disabled checked> done</li>' +
