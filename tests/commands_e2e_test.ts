@@ -325,7 +325,7 @@ Deno.test("with no owners and no allowed users nobody controls the agent: /clear
     // /help stays open; its Clear button, and a forged confirm on it, are refused in place.
     const help = emu.userSends({ user: D.bob.openId, chat: D.bobP2p, text: "/help" });
     const shown = await answered(emu, D.bobP2p, help.messageId!);
-    assert.equal(shown.card.header.title.content, "LingTai · Controls");
+    assert.equal(shown.card.header.title.content, "scribe · Controls");
     const clear = buttons(shown.card).find((b) => b.label === "Clear")!;
     const clicked = await emu.clickCard({
       user: D.bob.openId,
@@ -443,7 +443,7 @@ Deno.test("with owners set, an allowed user who is not an owner is refused every
     }
     const help = emu.userSends({ user: D.bob.openId, chat: D.bobP2p, text: "/help" });
     const shown = await answered(emu, D.bobP2p, help.messageId!);
-    assert.equal(shown.card.header.title.content, "LingTai · Controls");
+    assert.equal(shown.card.header.title.content, "scribe · Controls");
     const refresh = buttons(shown.card).find((b) => b.label === "Refresh")!;
     const clicked = await emu.clickCard({
       user: D.bob.openId,
