@@ -45,6 +45,22 @@ export function taskCardFooter(normalRows: number): string {
     `/taskcard N sets normal rows (1-10, current: ${normalRows}).`;
 }
 
+/**
+ * The neutral line of a conversation's card while its request is under way:
+ * how many steps the agent took in other conversations meanwhile (never
+ * what they were).
+ *
+ * @example
+ * ```ts
+ * import { otherStepsLine } from "./render.ts";
+ * if (otherStepsLine(1) !== "1 step in other conversations") throw new Error();
+ * if (otherStepsLine(2) !== "2 steps in other conversations") throw new Error();
+ * ```
+ */
+export function otherStepsLine(n: number): string {
+  return `${n} ${n === 1 ? "step" : "steps"} in other conversations`;
+}
+
 const cps = (s: string): string[] => Array.from(s);
 const cpLength = (s: string): number => cps(s).length;
 const cpCut = (s: string, max: number): string => {
@@ -140,8 +156,10 @@ export function formatRows(
   metadata: Metadata | null,
   normalRows: number,
   now: RenderTime,
+  otherSteps = 0,
 ): string {
   const footer = taskCardFooter(normalRows);
+  const others = otherSteps > 0 ? [otherStepsLine(otherSteps)] : [];
   const fixedLines = new Map<number, string>();
   const texts: { index: number; text: string }[] = [];
   const tools: ToolLine[] = [];
@@ -162,13 +180,14 @@ export function formatRows(
   const timeLine = TIME_PREFIX + formatClock(now);
   const tail = ["", footer, ...metadataLines, timeLine];
   if (fixedLines.size === 0 && texts.length === 0 && tools.length === 0) {
-    return [HEADER, ...tail].join("\n");
+    return [HEADER, ...others, ...tail].join("\n");
   }
 
   // Scaffolding counts as fixed. A text row's own length counts too (as in
   // the Telegram renderer), so long responses shrink everyone's cap.
   let fixed = cpLength(HEADER) + 1 + 1 + cpLength(footer) + cpLength(timeLine) + 1;
   for (const line of metadataLines) fixed += cpLength(line) + 1;
+  for (const line of others) fixed += cpLength(line) + 1;
   for (const line of fixedLines.values()) fixed += cpLength(line) + 1;
   for (const { text } of texts) fixed += cpLength(text) + 4;
   for (const t of tools) fixed += cpLength(t.prefix) + cpLength(t.suffix) + 2;
@@ -179,12 +198,13 @@ export function formatRows(
   for (const { index, text } of texts) body.set(index, `• ${excerpt(text, cap)}`);
   for (const t of tools) body.set(t.index, `${t.prefix}${excerpt(t.reasoning, cap)}${t.suffix}`);
   const ordered = [...body.entries()].sort(([a], [b]) => a - b).map(([, line]) => line);
-  return [HEADER, ...ordered, ...tail].join("\n");
+  return [HEADER, ...ordered, ...others, ...tail].join("\n");
 }
 
 /**
  * The frame for the last `normalRows` groups, each opened by a divider,
  * hard-cut (no `…`) to {@link TEXT_LIMIT} code points.
+ * `otherSteps` above 0 adds {@link otherStepsLine} under the rows.
  *
  * @example
  * ```ts
@@ -202,11 +222,12 @@ export function renderEventGroups(
   normalRows: number,
   metadata: Metadata | null,
   now: RenderTime,
+  otherSteps = 0,
 ): string {
   const rows: (Row | DividerRow)[] = [];
   // `slice(-n)` takes the last n groups (and, like Python's `[-n:]`, all of them for 0).
   for (const group of groups.slice(-normalRows)) {
     rows.push({ kind: "divider" }, ...(Array.isArray(group?.events) ? group.events : []));
   }
-  return cpCut(formatRows(rows, metadata, normalRows, now), TEXT_LIMIT);
+  return cpCut(formatRows(rows, metadata, normalRows, now, otherSteps), TEXT_LIMIT);
 }
