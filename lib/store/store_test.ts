@@ -303,7 +303,9 @@ Deno.test("TaskCardStore: activity is kept per binding, pruned by age, and a bin
     const active = Object.fromEntries(store.taskCards.routes().map((r) => [r.key, r.activeAt]));
     assert.deepEqual(active, { "main:oc_a": 1_000, "main:oc_b:omt_1": 6_500 });
     assert.deepEqual(store.taskCards.prune(1_000), []);
-    assert.deepEqual(store.taskCards.prune(1_001), ["main:oc_a"]);
+    assert.deepEqual(store.taskCards.prune(1_001), [
+      { key: "main:oc_a", residentId: "main:oc_a:om_3" },
+    ]);
     assert.equal(store.taskCards.get(a).state, "none");
     assert.equal(store.taskCards.delete(b), true);
     assert.equal(store.taskCards.delete(b), false);
@@ -325,7 +327,9 @@ Deno.test("TaskCardStore: a binding stored before activity was kept is aged by i
     assert.equal(store.taskCards.routes()[0]?.activeAt, 500);
     store.taskCards.touch({ account: "main", chatId: "oc_old", threadId: null }, 400);
     assert.equal(store.taskCards.routes()[0]?.activeAt, 500);
-    assert.deepEqual(store.taskCards.prune(501), ["main:oc_old"]);
+    assert.deepEqual(store.taskCards.prune(501), [
+      { key: "main:oc_old", residentId: "main:oc_old:om_1" },
+    ]);
   } finally {
     store.close();
     await Deno.remove(dir, { recursive: true });

@@ -116,13 +116,14 @@ export class TaskCardStore {
 
   /**
    * Drops the bindings of routes last active before `before` (a binding
-   * stored before activity was kept counts from its last update); their
-   * route keys.
+   * stored before activity was kept counts from its last update); the
+   * route keys and the cards they were bound to.
    */
-  prune(before: number): string[] {
+  prune(before: number): { key: string; residentId: string }[] {
     return this.#db.prepare(
-      `DELETE FROM task_cards WHERE COALESCE(active_at, updated_at) < ? RETURNING route`,
-    ).all(before).map((row) => String(row.route));
+      `DELETE FROM task_cards WHERE COALESCE(active_at, updated_at) < ?
+       RETURNING route, resident_id`,
+    ).all(before).map((row) => ({ key: String(row.route), residentId: String(row.resident_id) }));
   }
 
   /** Whether some route is bound to this card. */
