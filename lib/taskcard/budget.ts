@@ -3,8 +3,8 @@
  *
  * - which routes a change may touch: those active (woken, or a message seen
  *   there) within the active window;
- * - what each card last showed, without its time line: a frame equal to it
- *   is never written again;
+ * - what each card last showed, without its time line, and when: a frame
+ *   equal to it is never written again;
  * - when a card may move below newer messages: at most once per turn (from
  *   a wake of the route until its request is finished). Messages landing
  *   below the card only mark it superseded; it moves at the wake that opens
@@ -16,6 +16,9 @@
  * @module
  */
 
+/** Dropped cards remembered, so a card sent afresh never reuses an old one's uuid. */
+const DROPPED_MEMORY = 1024;
+
 /** The budget of all routes. */
 export class WriteBudget {
   readonly #activeMs: number;
@@ -24,12 +27,15 @@ export class WriteBudget {
   readonly #active = new Map<string, number>();
   /** The last frame written per route (rendered at a fixed time). */
   readonly #last = new Map<string, string>();
+  readonly #at = new Map<string, number>();
   /** Routes whose turn is open. */
   readonly #open = new Set<string>();
   /** Routes whose card already moved in their open turn. */
   readonly #moved = new Set<string>();
   /** Routes whose card is to move at its next delivery. */
   readonly #due = new Set<string>();
+  /** The last card of each route whose binding was dropped (kept past forget; bounded). */
+  readonly #dropped = new Map<string, string>();
 
   constructor(options: { activeMs: number; retentionMs: number }) {
     this.#activeMs = options.activeMs;
@@ -68,10 +74,20 @@ export class WriteBudget {
     return this.#last.get(key) === frame;
   }
 
-  /** The route's card now shows `frame` (null: it shows nothing known). */
-  written(key: string, frame: string | null): void {
-    if (frame === null) this.#last.delete(key);
-    else this.#last.set(key, frame);
+  /** The route's card shows `frame` since `at` (null: it shows nothing known). */
+  written(key: string, frame: string | null, at = 0): void {
+    if (frame === null) {
+      this.#last.delete(key);
+      this.#at.delete(key);
+    } else {
+      this.#last.set(key, frame);
+      this.#at.set(key, at);
+    }
+  }
+
+  /** When the route's card was last written (never: minus infinity). */
+  writtenAt(key: string): number {
+    return this.#at.get(key) ?? Number.NEGATIVE_INFINITY;
   }
 
   /**
@@ -103,10 +119,27 @@ export class WriteBudget {
     if (moved && this.#open.has(key)) this.#moved.add(key);
   }
 
-  /** Forgets the route. */
+  /** The route's binding to `residentId` was dropped (`/taskcard off`, retention). */
+  dropped(key: string, residentId: string): void {
+    this.#last.delete(key);
+    this.#at.delete(key);
+    this.#dropped.delete(key);
+    this.#dropped.set(key, residentId);
+    if (this.#dropped.size > DROPPED_MEMORY) {
+      this.#dropped.delete(this.#dropped.keys().next().value!);
+    }
+  }
+
+  /** The card the route's last dropped binding was bound to, if remembered. */
+  droppedCard(key: string): string | null {
+    return this.#dropped.get(key) ?? null;
+  }
+
+  /** Forgets the route (but not its dropped card). */
   forget(key: string): void {
     this.#active.delete(key);
     this.#last.delete(key);
+    this.#at.delete(key);
     this.#open.delete(key);
     this.#moved.delete(key);
     this.#due.delete(key);

@@ -24,11 +24,21 @@ Deno.test("routes count as active within the window, most recent first; idle pas
 Deno.test("a frame equal to the last one written is recognised; a dropped card forgets it", () => {
   const b = budget();
   assert.equal(b.unchanged("a", "frame"), false);
-  b.written("a", "frame");
+  assert.equal(b.writtenAt("a"), Number.NEGATIVE_INFINITY);
+  b.written("a", "frame", 500);
   assert.equal(b.unchanged("a", "frame"), true);
   assert.equal(b.unchanged("a", "other"), false);
+  assert.equal(b.writtenAt("a"), 500);
   b.written("a", null);
   assert.equal(b.unchanged("a", "frame"), false);
+  assert.equal(b.writtenAt("a"), Number.NEGATIVE_INFINITY);
+  // A dropped binding's card is remembered past forget (a new card must not reuse its uuid).
+  b.written("a", "frame", 600);
+  b.dropped("a", "main:oc_a:om_1");
+  assert.equal(b.unchanged("a", "frame"), false);
+  b.forget("a");
+  assert.equal(b.droppedCard("a"), "main:oc_a:om_1");
+  assert.equal(b.droppedCard("b"), null);
 });
 
 Deno.test("a card moves at most once per turn: at its end when superseded", () => {

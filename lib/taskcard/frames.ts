@@ -24,6 +24,12 @@ export interface AttributedLine {
   at: number;
 }
 
+/** What a batch of lines changed: routes that took rows, routes whose neutral count moved. */
+export interface FrameChanges {
+  own: Set<string>;
+  counted: Set<string>;
+}
+
 /** The per-route frames. */
 export class RouteFrames {
   readonly #zone: Zone;
@@ -60,10 +66,10 @@ export class RouteFrames {
 
   /**
    * Attributes lines a poll appended (read at `seen`, epoch ms) to the open
-   * turns and merges them; the routes whose frame changed.
+   * turns and merges them (see {@link RouteFrames.apply}).
    */
-  take(lines: readonly EventsLogLine[], attributor: Attributor, seen: number): Set<string> {
-    if (lines.length === 0) return new Set();
+  take(lines: readonly EventsLogLine[], attributor: Attributor, seen: number): FrameChanges {
+    if (lines.length === 0) return { own: new Set(), counted: new Set() };
     const rows = lines.map((line) => ({ value: line.value, at: rowTime(line.value, seen) }));
     const assigned = attributor.assign(rows, this.turns());
     return this.apply(
@@ -71,10 +77,13 @@ export class RouteFrames {
     );
   }
 
-  /** Merges attributed lines into their routes; the routes whose frame changed. */
-  apply(lines: readonly AttributedLine[]): Set<string> {
+  /**
+   * Merges attributed lines into their routes: the routes that took rows,
+   * and those whose count of steps elsewhere changed.
+   */
+  apply(lines: readonly AttributedLine[]): FrameChanges {
     const byRoute = new Map<string, EventsLogLine[]>();
-    const changed = new Set<string>();
+    const counted = new Set<string>();
     for (const { line, assignment, at } of lines) {
       for (const key of assignment.routes) {
         const list = byRoute.get(key);
@@ -85,15 +94,14 @@ export class RouteFrames {
       for (const [key, turn] of this.#turns) {
         if (turn.since <= at && !assignment.routes.includes(key)) {
           turn.others++;
-          changed.add(key);
+          counted.add(key);
         }
       }
     }
     for (const [key, list] of byRoute) {
       this.#states.set(key, mergeChunk(this.#states.get(key) ?? emptyState(), list, this.#zone));
-      changed.add(key);
     }
-    return changed;
+    return { own: new Set(byRoute.keys()), counted };
   }
 
   /** Shows `body` as the route's programmable section; true when that changed it. */

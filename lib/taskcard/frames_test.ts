@@ -37,12 +37,14 @@ Deno.test("each route's frame shows only its own rows; the other sees a neutral 
   const { a, f } = setup();
   f.open(DM, 1000);
   const changed = f.take(lines(diary("your salary is 12345", "r1", 2)), a, 0);
-  assert.deepEqual([...changed], [DM]);
+  assert.deepEqual([...changed.own], [DM]);
+  assert.deepEqual([...changed.counted], []);
   assert.match(f.render(DM, 1, NOW), /your salary is 12345/);
   f.open(TEAM, 3000);
   // Both are worked on: a plain row belongs to no one; each open turn counts it.
   const both = f.take(lines(diary("thinking aloud", "r2", 4)), a, 0);
-  assert.deepEqual([...both].sort(), [DM, TEAM]);
+  assert.deepEqual([...both.own], []);
+  assert.deepEqual([...both.counted].sort(), [DM, TEAM]);
   const team = f.render(TEAM, 1, NOW);
   assert.ok(!team.includes("12345") && !team.includes("thinking aloud"), team);
   assert.ok(team.includes(otherStepsLine(1)), team);
@@ -70,7 +72,7 @@ Deno.test("rows written before a turn began are not counted for it; a route with
   const { a, f } = setup();
   f.open(TEAM, 10_000);
   const changed = f.take(lines(diary("earlier", "r1", 5)), a, 0);
-  assert.deepEqual([...changed], []);
+  assert.deepEqual(changed, { own: new Set(), counted: new Set() });
   assert.ok(!f.render(TEAM, 1, NOW).includes("other conversations"));
   assert.ok(f.render("main:oc_nobody", 1, NOW).startsWith("📋 ACTIVITIES\n\n"));
 });
