@@ -123,6 +123,7 @@ export class WriteBudget {
   dropped(key: string, residentId: string): void {
     this.#last.delete(key);
     this.#at.delete(key);
+    this.#due.delete(key);
     this.#dropped.delete(key);
     this.#dropped.set(key, residentId);
     if (this.#dropped.size > DROPPED_MEMORY) {

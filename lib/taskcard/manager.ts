@@ -161,15 +161,17 @@ export function createTaskCards(options: TaskCardsOptions): TaskCards {
   };
 
   const finish = async (r: Finished) => {
+    // The turn ends before anything is awaited: a wake meanwhile opens the next one.
+    const route = known.get(r.route);
+    if (route) {
+      const changed = frames.close(r.route);
+      const bound = store.taskCards.get(route);
+      const superseded = bound.state === "bound" && transport.superseded(route, bound.residentId);
+      budget.end(r.route, superseded);
+      if (changed || superseded) pacer.request(r.route);
+    }
     const account = accounts.get(r.account);
     if (account && r.react !== false && await reactDone(account, store, log, r)) doneReactions++;
-    const route = known.get(r.route);
-    if (!route) return;
-    const changed = frames.close(r.route);
-    const bound = store.taskCards.get(route);
-    const superseded = bound.state === "bound" && transport.superseded(route, bound.residentId);
-    budget.end(r.route, superseded);
-    if (changed || superseded) pacer.request(r.route);
   };
 
   const readPreference = async () => {
