@@ -92,6 +92,15 @@ Deno.test("a DM's text, tool names and reasoning never reach a group's card whil
         assert.ok(!w.text.includes(secret), `a team card write showed "${secret}": ${w.text}`);
       }
     }
+    // Nothing the emulator was ever asked to write carries the DM's secret outside the DM.
+    for (const r of emu.requests()) {
+      if (r.method === "GET" || !JSON.stringify(r.body ?? {}).includes("12345")) continue;
+      const id = r.path.split("/")[5];
+      const chat = id === undefined
+        ? (r.body as { receive_id?: string }).receive_id
+        : emu.world.messages.get(id)?.chatId;
+      assert.equal(chat, D.aliceP2p, `${r.method} ${r.path} carried the DM's secret`);
+    }
     // The DM's card shows the DM's work and nothing of the team's.
     const dmWrites = cardWrites(emu, D.aliceP2p);
     assert.ok(dmWrites.some((w) => w.text.includes("your salary is 12345")));
