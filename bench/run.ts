@@ -15,6 +15,7 @@ const MODULES = [
   "./outbound_bench.ts",
   "./cards_bench.ts",
   "./taskcard_bench.ts",
+  "./taskcard_writes_bench.ts",
 ];
 
 const all: BenchResult[] = [];

@@ -15,9 +15,9 @@ import {
   briefCard,
   CANCEL,
   cancelledCard,
+  type CardView,
   CONFIRM,
   confirmCard,
-  type CardView,
   fallbackCard,
   helpCard,
   kanbanCard,
@@ -29,12 +29,7 @@ import {
 } from "./render.ts";
 import { sendSignal } from "./signals.ts";
 import { applyTaskcard, fileTaskcardStore } from "./taskcard.ts";
-import type {
-  AgentProfile,
-  CommandOrigin,
-  LocalCommands,
-  LocalCommandsOptions,
-} from "./types.ts";
+import type { AgentProfile, CommandOrigin, LocalCommands, LocalCommandsOptions } from "./types.ts";
 
 /**
  * Creates the local commands for `options.workdir`. Unlike a full dashboard

@@ -2,116 +2,48 @@
  * End to end, resident Task Cards: the real server over stdio against the
  * emulator, with an agent events log (`logs/events.jsonl`) the test appends to.
  * A message that reaches the agent creates its route's card; events log rows
- * edit it in place while it is last; a newer message below it rotates it
- * old-first; a restart edits the bound card in place; topics keep their own
- * card; one chat refusing every card write leaves the other's card alive;
- * a burst of rows costs a handful of edits and ends on the final state; the
- * programmable slot, `/taskcard`, the done reaction and unreadable bindings.
+ * edit it in place during the turn; when the turn ends the card moves once
+ * below what was posted under it; a restart edits the bound card in place;
+ * topics keep their own card (agent scope: one frame everywhere); one chat
+ * refusing every card write leaves the other's card alive; a burst of rows
+ * costs a handful of edits and ends on the final state; the programmable
+ * slot, `/taskcard` (off deletes the cards, on brings them back), the done
+ * reaction and unreadable bindings. Per-conversation scope and the write
+ * budget have their own suite (taskcards_scope_e2e_test.ts).
  */
 
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { DatabaseSync } from "node:sqlite";
-import { DEFAULT_IDS as D, type Emulator, startEmulator } from "../lib/emulator/mod.ts";
+import { DEFAULT_IDS as D, startEmulator } from "../lib/emulator/mod.ts";
 import type { StoredMessage } from "../lib/emulator/world.ts";
-import type { TaskCardStatus } from "../lib/taskcard/mod.ts";
-import { type Bridge, bridgeConfig, startBridge, until } from "./_inbound.ts";
+import { until } from "./_inbound.ts";
+import {
+  agentDir,
+  agentState,
+  appendEvents,
+  assertSent,
+  cardEdits,
+  cards,
+  cardShowing,
+  diary,
+  frameOf,
+  lastOf,
+  type Rec,
+  start,
+  storeRows,
+  taskStatus,
+  toolCall,
+} from "./_taskcards.ts";
 
-type Rec = Record<string, unknown>;
-/** The card's title names the agent (its `.agent.json` name). */
-const TITLE = "scribe Task Card";
-
-/** A workdir with an (empty) agent events log, of an agent named `scribe`. */
-async function agentDir(): Promise<string> {
-  const workdir = await Deno.makeTempDir({ prefix: "feishu-mcp-taskcards-" });
-  await Deno.mkdir(join(workdir, "logs"));
-  await Deno.writeTextFile(join(workdir, "logs", "events.jsonl"), "");
-  await Deno.writeTextFile(join(workdir, ".agent.json"), JSON.stringify({ agent_name: "scribe" }));
-  return workdir;
-}
-
-/** Appends events log rows the way the agent's kernel does (one JSON object per line). */
-async function appendEvents(workdir: string, ...rows: Rec[]): Promise<void> {
-  const text =
-    rows.map((r) => JSON.stringify({ agent_name: "scribe", ts: Date.now() / 1000, ...r }))
-      .join("\n") + "\n";
-  await Deno.writeTextFile(join(workdir, "logs", "events.jsonl"), text, { append: true });
-}
-
-const diary = (text: string, round = "call-1") => ({ type: "diary", text, api_call_id: round });
-
-function isTaskCard(m: StoredMessage): boolean {
-  if (m.sender.type !== "app" || m.msgType !== "interactive") return false;
-  try {
-    return JSON.parse(m.content).header?.title?.content === TITLE;
-  } catch {
-    return false;
-  }
-}
-
-/** The frame text a Task Card shows. */
-function frameOf(m: StoredMessage): string {
-  return String(JSON.parse(m.content).body.elements[0].content);
-}
-
-/** The live Task Cards of a chat (or of one topic), oldest first. */
-function cards(emu: Emulator, chatId: string, threadId?: string): StoredMessage[] {
-  return emu.messages(chatId).filter((m) =>
-    isTaskCard(m) && !m.deleted && (threadId === undefined || m.threadId === threadId)
-  );
-}
-
-/** Waits until the chat has one live card whose frame satisfies `test`. */
-function cardShowing(
-  emu: Emulator,
-  chatId: string,
-  test: (frame: string) => boolean,
-  threadId?: string,
-): Promise<StoredMessage> {
-  return emu.waitFor(() => {
-    const live = cards(emu, chatId, threadId);
-    return live.length === 1 && test(frameOf(live[0]!)) ? live[0] : undefined;
-  }, { description: "a task card showing the expected frame" });
-}
-
-const lastOf = (emu: Emulator, chatId: string) =>
-  emu.messages(chatId).filter((m) => !m.deleted).at(-1);
-
-function cardWrites(emu: Emulator, messageId: string) {
-  return emu.requests({ path: `/open-apis/im/v1/messages/${messageId}` })
-    .filter((r) => r.method === "PATCH");
-}
-
-/** Reads rows of the running server's store (WAL: a second reader is fine). */
-function storeRows(workdir: string, sql: string): Rec[] {
-  const db = new DatabaseSync(join(workdir, "feishu", "store.db"), { readOnly: true });
-  try {
-    return db.prepare(sql).all().map((r) => ({ ...r }));
-  } finally {
-    db.close();
-  }
-}
-
-async function taskStatus(bridge: Bridge): Promise<TaskCardStatus> {
-  return ((await bridge.status()) as { task_cards: TaskCardStatus }).task_cards;
-}
-
-async function start(emu: Emulator, workdir: string): Promise<Bridge> {
-  // Alice owns the agent: `/taskcard` is a control command.
-  return await startBridge({
-    workdir,
-    config: bridgeConfig(emu.url, { account: { owners: [D.alice.openId] } }),
-  });
-}
-
-Deno.test("a DM's card: created below the first message, edited in place, rotated below a newer message, hidden from read", async () => {
+Deno.test("a DM's card: created below the first message, edited in place during the turn, moved once below the answer when the turn ends, hidden from read", async () => {
   await using emu = await startEmulator();
   const workdir = await agentDir();
   const bridge = await start(emu, workdir);
   try {
     await emu.ws.whenReady();
     const first = emu.userSends({ user: D.alice.openId, chat: D.aliceP2p, text: "build it" });
-    await bridge.channel.atLeast(1);
+    const [push] = await bridge.channel.atLeast(1);
     const card = await cardShowing(emu, D.aliceP2p, (f) => f.startsWith("📋 ACTIVITIES"));
     const wire = JSON.parse(card.content);
     assert.equal(wire.schema, "2.0");
@@ -123,31 +55,35 @@ Deno.test("a DM's card: created below the first message, edited in place, rotate
     );
     assert.ok(card.seq > emu.world.messages.get(first.messageId!)!.seq);
 
-    await appendEvents(workdir, diary("public response"), {
-      type: "tool_call",
-      tool_name: "bash",
-      tool_call_id: "t1",
-      api_call_id: "call-1",
-      tool_args: { _reasoning: "build", action: "run", command: "rm -rf /secret-path" },
-    });
+    await agentState(workdir, "active");
+    await appendEvents(
+      workdir,
+      diary("public response"),
+      toolCall("bash", "build", "call-1", { action: "run", command: "rm -rf /secret-path" }),
+    );
     const edited = await cardShowing(emu, D.aliceP2p, (f) => f.includes("• bash.run: build"));
     assert.equal(edited.messageId, card.messageId, "edited in place");
     assert.ok(!frameOf(edited).includes("secret-path"), "private arguments never reach the card");
-    assert.ok(cardWrites(emu, card.messageId).length >= 1);
+    assert.ok(cardEdits(emu, card.messageId).length >= 1);
 
     const ids = (await bridge.records(D.aliceP2p)).map((r) => r.feishu_message_id);
     assert.ok(!ids.includes(card.messageId), "read never shows the card");
 
-    // A newer message lands below the card: the old card goes, a new one comes after it.
-    const second = emu.userSends({ user: D.alice.openId, chat: D.aliceP2p, text: "and test it" });
-    await bridge.channel.atLeast(2);
+    // The agent answers below the card: during the turn the card stays where it is.
+    assertSent(await bridge.call("reply", { message_id: push!.meta.message_id, text: "built" }));
+    const answer = lastOf(emu, D.aliceP2p)!;
+    await appendEvents(workdir, diary("answered", "call-2"));
+    await cardShowing(emu, D.aliceP2p, (f) => f.includes("answered"));
+    assert.equal(cards(emu, D.aliceP2p)[0]!.messageId, card.messageId, "not moved mid-turn");
+    // The turn ends: the old card goes, a new one comes below the answer.
+    await agentState(workdir, "idle");
     const rotated = await emu.waitFor(() => {
       const live = cards(emu, D.aliceP2p);
       return live.length === 1 && live[0]!.messageId !== card.messageId ? live[0] : undefined;
     }, { description: "the rotated card" });
     assert.equal(emu.world.messages.get(card.messageId)?.deleted, true);
-    assert.ok(rotated.seq > emu.world.messages.get(second.messageId!)!.seq);
-    assert.ok(frameOf(rotated).includes("• bash.run: build"), "the new card shows the same state");
+    assert.ok(rotated.seq > answer.seq, "below the agent's answer");
+    assert.ok(frameOf(rotated).includes("• answered"), "the new card shows the same state");
     const deletes = emu.requests({ path: `/open-apis/im/v1/messages/${card.messageId}` })
       .filter((r) => r.method === "DELETE");
     const sends = emu.requests({ method: "POST", path: "/open-apis/im/v1/messages" })
@@ -175,6 +111,8 @@ Deno.test("a DM's card: created below the first message, edited in place, rotate
     assert.equal(JSON.parse(String(hidden[0]!.record)).task_card, true);
     const status = await taskStatus(bridge);
     assert.equal(status.routes, 1);
+    assert.equal(status.scope, "conversation");
+    assert.equal(status.active_routes, 1);
     assert.deepEqual(status.blocked, []);
     assert.equal(status.journal.present, true);
   } finally {
@@ -182,7 +120,7 @@ Deno.test("a DM's card: created below the first message, edited in place, rotate
   }
 });
 
-Deno.test("after a restart the bound card is edited in place until a newer message is seen", async () => {
+Deno.test("after a restart the bound card is edited in place at the next message; rows read at start show nowhere", async () => {
   await using emu = await startEmulator();
   const workdir = await agentDir();
   let bridge = await start(emu, workdir);
@@ -194,12 +132,18 @@ Deno.test("after a restart the bound card is edited in place until a newer messa
   } finally {
     await bridge.close();
   }
+  // Written while the server was down: no wake is known for it, so it belongs to no one.
+  await appendEvents(workdir, diary("while the server was down", "call-8"));
   const sendsBefore = emu.requests({ method: "POST", path: "/open-apis/im/v1/messages" }).length;
   bridge = await start(emu, workdir);
   try {
+    await emu.ws.whenReady();
+    emu.userSends({ user: D.alice.openId, chat: D.aliceP2p, text: "go on" });
+    await bridge.channel.atLeast(1);
     await appendEvents(workdir, diary("after the restart", "call-9"));
     const edited = await cardShowing(emu, D.aliceP2p, (f) => f.includes("after the restart"));
     assert.equal(edited.messageId, card.messageId);
+    assert.ok(!frameOf(edited).includes("while the server was down"));
     assert.equal(
       emu.requests({ method: "POST", path: "/open-apis/im/v1/messages" }).length,
       sendsBefore,
@@ -215,10 +159,11 @@ Deno.test("after a restart the bound card is edited in place until a newer messa
   }
 });
 
-Deno.test("a topic keeps its own card, a reply in the topic; a card deleted by a user is replaced", async () => {
+Deno.test("scope agent: one frame everywhere; a topic keeps its own card, a reply in the topic; a card deleted by a user is replaced", async () => {
   await using emu = await startEmulator();
   const workdir = await agentDir();
-  const bridge = await start(emu, workdir);
+  // The original's behaviour: every card shows all of the agent's work.
+  const bridge = await start(emu, workdir, { scope: "agent" });
   try {
     await emu.ws.whenReady();
     const root = emu.userSends({
@@ -229,9 +174,7 @@ Deno.test("a topic keeps its own card, a reply in the topic; a card deleted by a
     });
     await bridge.channel.atLeast(1);
     const rootMsg = emu.world.messages.get(root.messageId!)!;
-    const topicCard = await emu.waitFor(() =>
-      emu.messages(D.topics).find((m) => isTaskCard(m) && m.threadId === rootMsg.threadId)
-    );
+    const topicCard = await emu.waitFor(() => cards(emu, D.topics, rootMsg.threadId)[0]);
     assert.equal(topicCard.parentId, root.messageId, "a reply to the topic's message");
     const [binding] = await until(() => {
       const rows = storeRows(workdir, "SELECT route, thread_id FROM task_cards");
@@ -267,6 +210,9 @@ Deno.test("a topic keeps its own card, a reply in the topic; a card deleted by a
       rootMsg.threadId,
     );
     assert.equal(topicNow.messageId, topicCard.messageId, "the topic's card is edited in place");
+    const untimed = (m: StoredMessage) => frameOf(m).replace(/\nLast Updated: .*$/, "");
+    assert.equal(untimed(topicNow), untimed(again), "the same frame in both conversations");
+    assert.equal((await taskStatus(bridge)).scope, "agent");
   } finally {
     await bridge.close();
   }
@@ -292,8 +238,10 @@ Deno.test("a chat refusing every card write never holds up another chat's card",
     emu.userSends({ user: D.alice.openId, chat: D.aliceP2p, text: "alice second" });
     await bridge.channel.atLeast(2);
     await cardShowing(emu, D.aliceP2p, (f) => f.startsWith("📋"));
+    // Both are worked on: the rows name Alice's chat, so they are hers.
     for (let i = 1; i <= 3; i++) {
-      await appendEvents(workdir, diary(`step ${i}`));
+      const input = { receive_id: D.aliceP2p, receive_id_type: "chat_id" };
+      await appendEvents(workdir, toolCall("feishu", `step ${i}`, `call-${i}`, { input }));
       await cardShowing(emu, D.aliceP2p, (f) => f.includes(`step ${i}`));
     }
     assert.deepEqual(cards(emu, D.bobP2p), []);
@@ -316,7 +264,7 @@ Deno.test("500 rows in 2 s cost a handful of edits and the card ends on the fina
     await emu.ws.whenReady();
     emu.userSends({ user: D.alice.openId, chat: D.aliceP2p, text: "go" });
     const card = await cardShowing(emu, D.aliceP2p, (f) => f.startsWith("📋"));
-    const before = cardWrites(emu, card.messageId).length;
+    const before = cardEdits(emu, card.messageId).length;
     const started = Date.now();
     // 25 rounds of 20 rows (a round keeps at most 24), over about two seconds.
     for (let batch = 0; batch < 25; batch++) {
@@ -330,7 +278,7 @@ Deno.test("500 rows in 2 s cost a handful of edits and the card ends on the fina
     const spread = Date.now() - started;
     const last = await cardShowing(emu, D.aliceP2p, (f) => f.includes("row 500"));
     assert.equal(last.messageId, card.messageId);
-    const edits = cardWrites(emu, card.messageId).length - before;
+    const edits = cardEdits(emu, card.messageId).length - before;
     // One edit per route per second at most, plus the one that brings the final state.
     assert.ok(edits <= Math.ceil(spread / 1000) + 3, `${edits} edits for ${spread} ms of rows`);
     assert.ok(edits >= 1);
@@ -363,7 +311,7 @@ Deno.test("the programmable slot is composed under the automatic frame and clear
   }
 });
 
-Deno.test("/taskcard off stops card writes, /taskcard 3 shows three rounds, the done reaction lands on the request", async () => {
+Deno.test("/taskcard 3 shows three rounds, off deletes the card and writes nothing, on brings it back; the done reaction lands on the request", async () => {
   await using emu = await startEmulator();
   const workdir = await agentDir();
   const bridge = await start(emu, workdir);
@@ -371,10 +319,7 @@ Deno.test("/taskcard off stops card writes, /taskcard 3 shows three rounds, the 
     await emu.ws.whenReady();
     const ask = emu.userSends({ user: D.alice.openId, chat: D.aliceP2p, text: "long task" });
     const card = await cardShowing(emu, D.aliceP2p, (f) => f.startsWith("📋"));
-    await Deno.writeTextFile(
-      join(workdir, ".status.json"),
-      JSON.stringify({ runtime: { state: "active" } }),
-    );
+    await agentState(workdir, "active");
     await appendEvents(
       workdir,
       diary("round one", "r1"),
@@ -382,10 +327,7 @@ Deno.test("/taskcard off stops card writes, /taskcard 3 shows three rounds, the 
       diary("round three", "r3"),
     );
     await cardShowing(emu, D.aliceP2p, (f) => f.includes("round three"));
-    await Deno.writeTextFile(
-      join(workdir, ".status.json"),
-      JSON.stringify({ runtime: { state: "idle" } }),
-    );
+    await agentState(workdir, "idle");
     await emu.waitFor(() => emu.reactions(ask.messageId!).find((r) => r.emojiType === "DONE"));
 
     const rows = emu.userSends({ user: D.alice.openId, chat: D.aliceP2p, text: "/taskcard 3" });
@@ -395,22 +337,32 @@ Deno.test("/taskcard off stops card writes, /taskcard 3 shows three rounds, the 
       D.aliceP2p,
       (f) => f.includes("round one") && f.includes("round two") && f.includes("current: 3"),
     );
-    assert.ok(three.seq > 0);
+    assert.equal(three.messageId, card.messageId, "a command's answer does not move the card");
 
     const off = emu.userSends({ user: D.alice.openId, chat: D.aliceP2p, text: "/taskcard off" });
     await emu.waitFor(() => emu.messages(D.aliceP2p).find((m) => m.parentId === off.messageId));
-    await until(async () => (await taskStatus(bridge)).enabled === false);
+    const hidden = await until(async () => {
+      const s = await taskStatus(bridge);
+      return !s.enabled && s.routes === 0 && s.writes.deleted === 1 ? s : null;
+    }, { what: "the card deleted and its binding dropped" });
+    assert.equal(hidden.writes.failed, 0);
+    assert.deepEqual(cards(emu, D.aliceP2p), []);
+    assert.equal(emu.world.messages.get(card.messageId)?.deleted, true);
     const writes = emu.requests().filter((r) => r.method !== "GET").length;
     await appendEvents(workdir, diary("hidden round", "r4"));
     await until(async () => (await taskStatus(bridge)).journal.rounds >= 4);
     // One more poll has passed; nothing was written for the hidden round.
-    await until(async () => {
-      const s = await taskStatus(bridge);
-      return s.journal.rounds >= 4;
-    });
-    assert.ok(!cards(emu, D.aliceP2p).some((m) => frameOf(m).includes("hidden round")));
+    await until(async () => (await taskStatus(bridge)).journal.rounds >= 4);
     assert.equal(emu.requests().filter((r) => r.method !== "GET").length, writes);
-    assert.equal(card.chatId, D.aliceP2p);
+
+    const on = emu.userSends({ user: D.alice.openId, chat: D.aliceP2p, text: "/taskcard on" });
+    const answer = await emu.waitFor(() =>
+      emu.messages(D.aliceP2p).find((m) => m.parentId === on.messageId)
+    );
+    const back = await cardShowing(emu, D.aliceP2p, (f) => f.includes("round three"));
+    assert.ok(back.seq > answer.seq, "the card comes back below the answer");
+    assert.ok(!frameOf(back).includes("hidden round"));
+    await until(async () => (await taskStatus(bridge)).routes === 1, { what: "bound again" });
   } finally {
     await bridge.close();
   }

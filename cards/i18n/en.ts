@@ -71,7 +71,7 @@ export const EN: Messages = {
       "/taskcard N sets normal rows (1-10, current: {n}).",
     updated: "Last Updated: {time}",
     programmable: "— TASK CARD —",
-    other_steps: "{n} steps in other conversations",
+    other_steps: "Steps in other conversations: {n}",
     status_success: "success",
     status_error: "error",
     status_pending: "???",

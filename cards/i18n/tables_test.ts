@@ -63,6 +63,6 @@ Deno.test("every translation fills the same placeholders as English", () => {
 Deno.test("the Task Card texts read in the agent's language", () => {
   deepEqual(fill(messagesFor("zh").task.title, { name: "scribe" }), "scribe 任务卡片");
   deepEqual(fill(messagesFor("wen").task.title, { name: "scribe" }), "scribe 任务之牒");
-  deepEqual(fill(messagesFor("fr").task.other_steps, { n: 2 }), "2 steps in other conversations");
+  deepEqual(fill(messagesFor("fr").task.other_steps, { n: 2 }), "Steps in other conversations: 2");
   deepEqual(fill(messagesFor("zh_CN").task.other_steps, { n: 2 }), "其他会话中还有 2 步");
 });

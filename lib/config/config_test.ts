@@ -126,6 +126,23 @@ const rejections: { name: string; config: unknown; want: string[] }[] = [
     config: { accounts: [acct], tool_schema: "openai" },
     want: ["config tool_schema: Expected one of auto, ltp, portable"],
   },
+  {
+    name: "a Task Card scope other than conversation or agent",
+    config: { accounts: [acct], taskcard: { scope: "everyone" } },
+    want: ["config taskcard.scope: Expected conversation or agent"],
+  },
+  {
+    name: "Task Card hours that are not above 0",
+    config: { accounts: [acct], taskcard: { active_hours: 0 } },
+    want: [
+      "config taskcard.active_hours: Expected active_hours to be a number above 0 and at most 8760",
+    ],
+  },
+  {
+    name: "an unknown taskcard key",
+    config: { accounts: [acct], taskcard: { retention: 7 } },
+    want: ["config taskcard: unknown key 'retention'"],
+  },
 ];
 
 for (const c of rejections) {
@@ -165,6 +182,15 @@ Deno.test("parseConfig() applies defaults and collects secrets for redaction", (
   });
   assert.equal(r.config.toolSchema, "auto");
   assert.deepEqual(r.config.quota, { monthlyCalls: null });
+  assert.deepEqual(r.config.taskcard, { scope: "conversation", activeHours: 24, retentionDays: 7 });
+});
+
+Deno.test("parseConfig() takes the Task Card scope, active hours and retention", () => {
+  const taskcard = { scope: "agent", active_hours: 2.5, retention_days: 30 };
+  const r = parseConfig(JSON.stringify({ accounts: [acct], taskcard }), opts);
+  assert.ok(r.ok);
+  if (!r.ok) return;
+  assert.deepEqual(r.config.taskcard, { scope: "agent", activeHours: 2.5, retentionDays: 30 });
 });
 
 Deno.test("parseConfig() takes an account's owners, once each", () => {

@@ -19,7 +19,25 @@ export interface Config {
   quota: { monthlyCalls: number | null };
   /** Which projection of the tool schema clients are shown. */
   toolSchema: ToolSchemaSetting;
+  taskcard: TaskCardConfig;
 }
+
+/** The resident Task Cards' settings with defaults applied. */
+export interface TaskCardConfig {
+  /** `conversation`: each card shows that conversation's work; `agent`: every card shows all of it. */
+  scope: "conversation" | "agent";
+  /** Routes woken or messaged within this many hours are kept up to date. */
+  activeHours: number;
+  /** Bindings of routes idle longer than this many days are dropped. */
+  retentionDays: number;
+}
+
+/** The Task Card settings when the config sets none. */
+export const DEFAULT_TASKCARD: Readonly<TaskCardConfig> = Object.freeze({
+  scope: "conversation",
+  activeHours: 24,
+  retentionDays: 7,
+});
 
 /** Size caps with defaults applied. */
 export interface Limits {
@@ -154,6 +172,11 @@ export function parseConfig(text: string, options: ConfigOptions): ConfigResult 
       },
       quota: { monthlyCalls: data.quota?.monthly_calls ?? null },
       toolSchema: data.tool_schema ?? "auto",
+      taskcard: {
+        scope: data.taskcard?.scope ?? DEFAULT_TASKCARD.scope,
+        activeHours: data.taskcard?.active_hours ?? DEFAULT_TASKCARD.activeHours,
+        retentionDays: data.taskcard?.retention_days ?? DEFAULT_TASKCARD.retentionDays,
+      },
     },
   };
 }

@@ -84,6 +84,22 @@ const quota = z.strictObject({
   monthly_calls: cap("monthly_calls", 1_000_000_000).optional(),
 });
 
+/** A positive number no larger than `max` (fractions allowed). */
+const span = (name: string, max: number) =>
+  z.number({ error: `Expected ${name} to be a number` }).refine(
+    (n) => Number.isFinite(n) && n > 0 && n <= max,
+    { message: `Expected ${name} to be a number above 0 and at most ${max}` },
+  );
+
+/** The resident Task Cards: whose work a card shows, and how long routes count. */
+const taskcard = z.strictObject({
+  scope: z.enum(["conversation", "agent"], {
+    error: () => "Expected conversation or agent",
+  }).optional(),
+  active_hours: span("active_hours", 24 * 365).optional(),
+  retention_days: span("retention_days", 3650).optional(),
+});
+
 /** Which projection of the tool schema clients are shown (see peek.ts). */
 const toolSchema = z.enum(TOOL_SCHEMA_SETTINGS, {
   error: () => `Expected one of ${TOOL_SCHEMA_SETTINGS.join(", ")}`,
@@ -103,6 +119,7 @@ export const configSchema = z.strictObject({
   limits: limits.optional(),
   quota: quota.optional(),
   tool_schema: toolSchema.optional(),
+  taskcard: taskcard.optional(),
 });
 
 /** The transcriber command config. */

@@ -114,6 +114,9 @@ export async function startRunning(
     redact,
     // Near the quota, fewer card writes; answers are never paced by it.
     gapMs: () => quota.saving() ? QUOTA_SAVING_CARD_GAP_MS : TASK_CARD_GAP_MS,
+    scope: config.taskcard.scope,
+    activeMs: config.taskcard.activeHours * 3_600_000,
+    retentionMs: config.taskcard.retentionDays * 86_400_000,
   });
   const commands = commandSeams({ commands: local, store, conversation, clock, log });
   const callbacks = createCardCallbacks({

@@ -135,4 +135,9 @@ export const MIGRATIONS: readonly Migration[] = [
         updated_at INTEGER NOT NULL
       );`,
   },
+  {
+    version: 7,
+    name: "when each Task Card route was last active (a wake or a message), for retention",
+    sql: `ALTER TABLE task_cards ADD COLUMN active_at INTEGER;`,
+  },
 ];

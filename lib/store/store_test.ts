@@ -53,7 +53,7 @@ Deno.test("openStore() creates store.db in WAL mode with the current schema", ()
     );
     assert.equal(
       s.db.prepare("SELECT value FROM meta WHERE key = 'schema_version'").get()?.value,
-      "6",
+      "7",
     );
   }));
 
@@ -306,3 +306,58 @@ Deno.test("RecordStore.activeThreads() lists a chat's threads active since a tim
     assert.deepEqual(s.records.activeThreads("main", "oc_1", 1500, 10), ["omt_a", "omt_b"]);
     assert.deepEqual(s.records.activeThreads("main", "oc_1", 0, 1), ["omt_a"]);
   }));
+
+Deno.test("TaskCardStore: activity is kept per binding, pruned by age, and a binding can be dropped", async () => {
+  const dir = await Deno.makeTempDir();
+  const clock = new ManualClock(1_000);
+  const store = openStore(dir, clock);
+  try {
+    const a = { account: "main", chatId: "oc_a", threadId: null };
+    const b = { account: "main", chatId: "oc_b", threadId: "omt_1" };
+    store.taskCards.set(a, "main:oc_a:om_1");
+    clock.advance(1_000);
+    store.taskCards.set(b, "main:oc_b:om_2");
+    assert.deepEqual(store.taskCards.routes().map((r) => [r.key, r.activeAt]), [
+      ["main:oc_a", 1_000],
+      ["main:oc_b:omt_1", 2_000],
+    ]);
+    // A replacement card is not activity; a touch is, and never moves time back.
+    clock.advance(5_000);
+    store.taskCards.set(a, "main:oc_a:om_3");
+    store.taskCards.touch(b, 6_500);
+    store.taskCards.touch(b, 3_000);
+    const active = Object.fromEntries(store.taskCards.routes().map((r) => [r.key, r.activeAt]));
+    assert.deepEqual(active, { "main:oc_a": 1_000, "main:oc_b:omt_1": 6_500 });
+    assert.deepEqual(store.taskCards.prune(1_000), []);
+    assert.deepEqual(store.taskCards.prune(1_001), [
+      { key: "main:oc_a", residentId: "main:oc_a:om_3" },
+    ]);
+    assert.equal(store.taskCards.get(a).state, "none");
+    assert.equal(store.taskCards.delete(b), true);
+    assert.equal(store.taskCards.delete(b), false);
+    assert.deepEqual(store.taskCards.routes(), []);
+  } finally {
+    store.close();
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("TaskCardStore: a binding stored before activity was kept is aged by its last update", async () => {
+  const dir = await Deno.makeTempDir();
+  const store = openStore(dir, new ManualClock(0));
+  try {
+    store.db.prepare(
+      `INSERT INTO task_cards (route, account, chat_id, thread_id, resident_id, updated_at)
+       VALUES ('main:oc_old', 'main', 'oc_old', NULL, 'main:oc_old:om_1', 500)`,
+    ).run();
+    assert.equal(store.taskCards.routes()[0]?.activeAt, 500);
+    store.taskCards.touch({ account: "main", chatId: "oc_old", threadId: null }, 400);
+    assert.equal(store.taskCards.routes()[0]?.activeAt, 500);
+    assert.deepEqual(store.taskCards.prune(501), [
+      { key: "main:oc_old", residentId: "main:oc_old:om_1" },
+    ]);
+  } finally {
+    store.close();
+    await Deno.remove(dir, { recursive: true });
+  }
+});

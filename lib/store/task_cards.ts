@@ -87,14 +87,43 @@ export class TaskCardStore {
     return { state: "bound", residentId: String(row.resident_id) };
   }
 
-  /** Binds the route to a card (replacing its previous one). */
+  /**
+   * Binds the route to a card (replacing its previous one). A new binding
+   * counts as activity; replacing a card keeps the route's last activity.
+   */
   set(route: TaskCardRoute, residentId: string): void {
+    const now = this.#now();
     this.#db.prepare(
-      `INSERT INTO task_cards (route, account, chat_id, thread_id, resident_id, updated_at)
-       VALUES (?, ?, ?, ?, ?, ?)
+      `INSERT INTO task_cards (route, account, chat_id, thread_id, resident_id, updated_at, active_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?)
        ON CONFLICT (route) DO UPDATE SET resident_id = excluded.resident_id,
          updated_at = excluded.updated_at`,
-    ).run(routeKey(route), route.account, route.chatId, route.threadId, residentId, this.#now());
+    ).run(routeKey(route), route.account, route.chatId, route.threadId, residentId, now, now);
+  }
+
+  /** The route was active at `at` (a wake or a message); never moves its time back. */
+  touch(route: TaskCardRoute, at: number): void {
+    this.#db.prepare(
+      `UPDATE task_cards SET active_at = MAX(COALESCE(active_at, updated_at), ?) WHERE route = ?`,
+    ).run(at, routeKey(route));
+  }
+
+  /** Drops the route's binding; true when there was one. */
+  delete(route: TaskCardRoute): boolean {
+    const r = this.#db.prepare("DELETE FROM task_cards WHERE route = ?").run(routeKey(route));
+    return Number(r.changes) > 0;
+  }
+
+  /**
+   * Drops the bindings of routes last active before `before` (a binding
+   * stored before activity was kept counts from its last update); the
+   * route keys and the cards they were bound to.
+   */
+  prune(before: number): { key: string; residentId: string }[] {
+    return this.#db.prepare(
+      `DELETE FROM task_cards WHERE COALESCE(active_at, updated_at) < ?
+       RETURNING route, resident_id`,
+    ).all(before).map((row) => ({ key: String(row.route), residentId: String(row.resident_id) }));
   }
 
   /** Whether some route is bound to this card. */
@@ -107,13 +136,14 @@ export class TaskCardStore {
    * Every bound route, valid or not (an invalid one carries its reason, so
    * the caller can say so and leave it alone).
    */
-  routes(): { route: TaskCardRoute; key: string; invalid: string | null }[] {
+  routes(): { route: TaskCardRoute; key: string; invalid: string | null; activeAt: number }[] {
     let rows: Record<string, unknown>[];
     try {
       rows = this.#db.prepare("SELECT * FROM task_cards ORDER BY updated_at, route").all();
     } catch (err) {
       const reason = `bindings unreadable: ${(err as Error).message}`;
-      return [{ route: { account: "", chatId: "", threadId: null }, key: "*", invalid: reason }];
+      const route = { account: "", chatId: "", threadId: null };
+      return [{ route, key: "*", invalid: reason, activeAt: 0 }];
     }
     return rows.map(
       (row) => ({
@@ -124,6 +154,7 @@ export class TaskCardStore {
         },
         key: String(row.route),
         invalid: invalidity(row),
+        activeAt: Number(row.active_at ?? row.updated_at ?? 0),
       }),
     );
   }

@@ -14,7 +14,12 @@ export interface Request {
   account: string;
   chatId: string;
   messageId: string;
+  /** False for a card click: its end gets no reaction. */
+  react?: boolean;
 }
+
+/** A finished request and the route it was made in. */
+export type Finished = Request & { route: string };
 
 interface Pending {
   request: Request;
@@ -73,19 +78,29 @@ export class DoneWatch {
   }
 
   /** Requests finished by now; each is reported once. */
-  finished(now: number): Request[] {
+  finished(now: number): Finished[] {
     const state = this.#state;
     const resting = state === null || RESTING.has(state);
     const quiet = now - this.#lastActivity >= this.#quietMs;
-    const out: Request[] = [];
+    const out: Finished[] = [];
     for (const [route, p] of this.#pending) {
       if (!p.moving || !resting) continue;
       if ((p.sawActive && state !== null) || quiet) {
-        out.push(p.request);
+        out.push({ ...p.request, route });
         this.#pending.delete(route);
       }
     }
     return out;
+  }
+
+  /** Whether a request of the route is under way or waiting. */
+  has(route: string): boolean {
+    return this.#pending.has(route);
+  }
+
+  /** Drops the route's request without reporting it. */
+  forget(route: string): void {
+    this.#pending.delete(route);
   }
 
   /** How many requests are under way or waiting. */

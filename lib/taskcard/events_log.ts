@@ -18,6 +18,7 @@ import {
   EVENT_WINDOW,
   type EventsLogLine,
   mergeChunk,
+  parseLine,
   type ProjectionState,
   projectLines,
   type Redact,
@@ -45,6 +46,11 @@ export interface EventsLogTailerOptions {
   tailBytes?: number;
   /** Cap on a (re)load's tail window (default 16 MiB). */
   maxTailBytes?: number;
+  /**
+   * Told the complete lines each poll appended, parsed (`value` set), before
+   * they are merged; never the lines of a (re)load, which were not seen arrive.
+   */
+  onLines?(lines: EventsLogLine[]): void;
 }
 
 /** A polling follower of the events log. */
@@ -186,7 +192,10 @@ export function createEventsLogTailer(options: EventsLogTailerOptions): EventsLo
     if (bytes === null) return false;
     const end = bytes.lastIndexOf(NL) + 1;
     if (end === 0) return false; // only an unfinished line so far
-    const next = mergeChunk(state, splitLines(bytes, 0, end, offset), redact);
+    const lines = splitLines(bytes, 0, end, offset);
+    for (const line of lines) line.value = parseLine(line.text);
+    options.onLines?.(lines);
+    const next = mergeChunk(state, lines, redact);
     offset += end;
     const changed = !sameProjection(state, next);
     state = next;

@@ -284,3 +284,20 @@ Deno.test("snapshots are deep copies", async () => {
   snap.groups.pop();
   assert.equal((j.tailer.snapshot().groups[0]!.events[0] as ToolRow).status, "???");
 });
+
+Deno.test("onLines is told each poll's appended lines, parsed, and never a load's", async () => {
+  const told: { at: number; value: unknown }[][] = [];
+  await using r = await rig(diary("r1", "at start"), {
+    onLines: (lines) => told.push(lines.map((l) => ({ at: l.at, value: l.value }))),
+  });
+  await r.tailer.start();
+  assert.deepEqual(told, []);
+  const start = (await Deno.stat(r.path)).size;
+  await r.append(diary("r2", "appended") + "not json\n" + '{"type":"diary"');
+  await r.tailer.pollOnce();
+  assert.deepEqual(told, [[
+    { at: start, value: { type: "diary", api_call_id: "r2", text: "appended" } },
+    { at: start + diary("r2", "appended").length, value: null },
+  ]]);
+  assert.deepEqual(r.texts(), ["at start", "appended"]);
+});

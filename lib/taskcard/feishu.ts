@@ -13,8 +13,10 @@ import type { Account } from "../account/mod.ts";
 import { BridgeError, formatCompoundId, type Logger, parseCompoundId } from "../core/mod.ts";
 import type { ConversationLog } from "../conversation/mod.ts";
 import { type DeliveryRoute, PRIORITY, sendCard, wireBody } from "../outbound/mod.ts";
+import { stopTyping } from "../presence/mod.ts";
 import { routeKey, type Store, type TaskCardRoute } from "../store/mod.ts";
 import { taskCardWrapper } from "../../cards/mod.ts";
+import type { Request } from "./done.ts";
 import { DELIVERY_FAILED, type ResidentTransport } from "./resident.ts";
 
 /** The latest message seen in each route (process memory: a restart forgets it). */
@@ -27,6 +29,10 @@ export class LatestMessages {
 
   get(route: TaskCardRoute): string | null {
     return this.#latest.get(routeKey(route)) ?? null;
+  }
+
+  forget(route: TaskCardRoute): void {
+    this.#latest.delete(routeKey(route));
   }
 }
 
@@ -41,6 +47,13 @@ export interface FeishuTransportDeps {
   log: Logger;
   /** The card's title at the time of a write (the agent's name, localized). */
   title?(): string;
+  /**
+   * The card the route had before its binding was dropped (`/taskcard off`,
+   * retention), if any: a card sent afresh then gets a uuid of its own
+   * instead of the one of the route's first card, which Feishu would answer
+   * with that old card.
+   */
+  dropped?(route: TaskCardRoute): string | null;
 }
 
 /** Codes that say the card is not there any more. */
@@ -64,6 +77,10 @@ export function feishuTransport(deps: FeishuTransportDeps): ResidentTransport {
   };
   const card = (text: string) => taskCardWrapper(text, deps.title?.());
   const body = (text: string) => wireBody("interactive", card(text));
+  const firstKey = (route: TaskCardRoute) => {
+    const before = deps.dropped?.(route) ?? null;
+    return before === null ? "first" : `after:${before}`;
+  };
 
   return {
     binding: (route) => store.taskCards.get(route),
@@ -132,7 +149,7 @@ export function feishuTransport(deps: FeishuTransportDeps): ResidentTransport {
       let sent;
       try {
         sent = await sendCard(account, target, card(text), {
-          key: `taskcard:${routeKey(route)}:${replaces ?? "first"}`,
+          key: `taskcard:${routeKey(route)}:${replaces ?? firstKey(route)}`,
           priority: PRIORITY.update,
           text,
           mark: "task_card",
@@ -169,4 +186,32 @@ export function feishuTransport(deps: FeishuTransportDeps): ResidentTransport {
       }
     },
   };
+}
+
+/**
+ * Marks a finished request with a `DONE` reaction on its message and takes
+ * the chat's Typing away (the agent may have finished without answering
+ * there); true when the reaction went out.
+ */
+export async function reactDone(
+  account: Account,
+  store: Store,
+  log: Logger,
+  r: Request,
+): Promise<boolean> {
+  let reacted = false;
+  try {
+    await account.outbox.react({
+      chatId: r.chatId,
+      messageId: r.messageId,
+      emojiType: "DONE",
+      priority: PRIORITY.presence,
+      once: `done:${r.messageId}`,
+    });
+    reacted = true;
+  } catch (err) {
+    log.debug("done reaction failed", { message: r.messageId, error: String(err) });
+  }
+  await stopTyping({ account, typing: store.typing, log }, r.chatId);
+  return reacted;
 }

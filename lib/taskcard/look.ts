@@ -77,8 +77,9 @@ export function sameLook(a: CardLook, b: CardLook): boolean {
 
 /**
  * The text of a route's card: the events log's frame in the look's language
- * and zone, the programmable slot under its heading, the whole redacted once
- * more (the slot is the agent's own text too).
+ * and zone (with the neutral count of steps elsewhere when above 0), the
+ * programmable slot under its heading, the whole redacted once more (the
+ * slot is the agent's own text too).
  */
 export function renderFrame(
   snapshot: Projection,
@@ -86,6 +87,7 @@ export function renderFrame(
   programmable: string | null,
   look: CardLook,
   nowMs: number,
+  otherSteps = 0,
 ): string {
   const automatic = renderEventGroups(
     snapshot.groups,
@@ -93,6 +95,7 @@ export function renderFrame(
     snapshot.metadata,
     { ms: nowMs, zone: look.zone },
     look,
+    otherSteps,
   );
   return look.redact(composeFrame(automatic, programmable, look.t.programmable));
 }

@@ -1,130 +1,65 @@
 /**
  * The resident Task Cards of one workdir: the agent's events log tailed once a
- * second and projected into a frame, the programmable slot composed under
- * it, and one card per route kept in step, paced per route. A message that
- * reaches the agent creates or refreshes its route's card; a change of the
- * events log, of the slot or of the preference refreshes every bound route.
- * Routes are independent: one that fails never holds up another. With
- * neither an events log nor an active slot there is nothing to show, so no card
- * is created (an MCP client that keeps no events log gets none).
+ * second, one card per route kept in step, paced per route. In the default
+ * `conversation` scope each row is attributed to the conversation it was
+ * written for (attribute.ts) and a route's card shows only its own rows
+ * (frames.ts); in the `agent` scope every card shows the whole events log.
+ * A message that reaches the agent creates its route's card; a change
+ * touches only the routes it concerns that were active lately, a frame equal
+ * to the last one written is not written again, and a card moves below newer
+ * messages at most once per turn (budget.ts). Bindings of routes idle past
+ * retention are dropped. `/taskcard off` deletes the cards; `on` brings
+ * back those of the routes active lately, a few per poll. Routes are
+ * independent: one that fails never holds up another. With neither an events
+ * log nor an active slot there is nothing to show, so no card is created.
  * @module
  */
 
 import { join } from "node:path";
-import type { Account } from "../account/mod.ts";
-import type { Clock, Logger } from "../core/mod.ts";
-import type { ConversationLog, Recorded } from "../conversation/mod.ts";
-import { PRIORITY } from "../outbound/mod.ts";
-import { stopTyping } from "../presence/mod.ts";
-import { routeKey, type Store, type TaskCardRoute } from "../store/mod.ts";
-import { DoneWatch, type Request } from "./done.ts";
-import { readAt, withFile } from "./_file.ts";
-import { feishuTransport, LatestMessages } from "./feishu.ts";
+import type { Recorded } from "../conversation/mod.ts";
+import { routeKey, type TaskCardRoute } from "../store/mod.ts";
+import { agentState, isFile } from "./agent_state.ts";
+import { Attributor, working } from "./attribute.ts";
+import { WriteBudget } from "./budget.ts";
+import type { TaskCardPreference, TaskCards, TaskCardsOptions } from "./contract.ts";
+import { DoneWatch, type Finished } from "./done.ts";
+import { feishuTransport, LatestMessages, reactDone } from "./feishu.ts";
 import { createEventsLogTailer } from "./events_log.ts";
-import { type AgentProfile, cardLook, renderFrame, sameLook } from "./look.ts";
+import { RouteFrames } from "./frames.ts";
 import { RoutePacer } from "./pace.ts";
-import { readProgrammableSlot } from "./programmable.ts";
-import { deliverResident, type ResidentOutcome } from "./resident.ts";
+import { readProgrammableSlot, slotAfter } from "./programmable.ts";
+import type { EventsLogLine } from "./project.ts";
+import { deliverResident } from "./resident.ts";
+import { WriteTally } from "./tally.ts";
+import { cardLook, renderFrame, sameLook } from "./look.ts";
 import { redactText } from "../core/mod.ts";
 
-/** The presentation preference (`/taskcard on|off|N`). */
-export interface TaskCardPreference {
-  enabled: boolean;
-  normalRows: number;
-}
-
-/** Options of {@link createTaskCards}. */
-export interface TaskCardsOptions {
-  workdir: string;
-  store: Store;
-  /** Where sent cards are recorded. */
-  conversation: ConversationLog;
-  accounts: readonly Account[];
-  clock: Clock;
-  log: Logger;
-  /** Reads the preference (called once per poll; a failure keeps the last one). */
-  preference(): Promise<TaskCardPreference>;
-  /** The agent's language, name and time zone (read once per poll; a failure counts as unknown). */
-  profile?(): Promise<AgentProfile>;
-  /** The server's redactor (card style, every configured secret registered). */
-  redact?: (text: string) => string;
-  /** How often the events log, slot and preference are read (default 1000 ms). */
-  pollMs?: number;
-  /**
-   * Least time between two writes of one route's card (default 1000 ms); a
-   * function is asked after every write, so the pace can change while the
-   * server runs (slower near the API quota).
-   */
-  gapMs?: number | (() => number);
-  /** Events log quiet time that ends a task when the agent publishes no state (default 10 s). */
-  quietMs?: number;
-}
-
-/** What status shows of the Task Cards. */
-export interface TaskCardStatus {
-  enabled: boolean;
-  normal_rows: number;
-  /** The agent's events log (`logs/events.jsonl`): present, and rounds projected. */
-  journal: { present: boolean; rounds: number };
-  programmable: "active" | "none";
-  routes: number;
-  /** Routes whose binding does not read back: no card is sent there. */
-  blocked: { route: string; reason: string }[];
-  writes: { edited: number; sent: number; rotated: number; failed: number };
-  done_reactions: number;
-  pending_tasks: number;
-  last_error: { route: string; error: string; at: string } | null;
-}
-
-/** The running Task Cards. */
-export interface TaskCards {
-  /** Reads everything once, refreshes every bound card, then polls. */
-  start(): Promise<void>;
-  /**
-   * The conversation log's listener: a message that woke the agent creates
-   * or brings below it its route's card; any other message landing in a
-   * route (the agent's, a command's answer) brings a bound card below it.
-   */
-  onRecorded(recorded: Recorded): void;
-  status(): TaskCardStatus;
-  /** Resolves when no card write waits (tests, shutdown). */
-  idle(): Promise<void>;
-  close(): Promise<void>;
-}
-
-/** A message as the Task Cards see it. */
-export interface RouteMessage {
-  chatId: string;
-  threadId: string | null;
-  messageId: string;
-}
-
-const STATE_BYTES = 64 << 10;
-
-/** The agent's runtime state from `.status.json`, or null. */
-async function agentState(workdir: string): Promise<string | null> {
-  const read = await withFile(join(workdir, ".status.json"), async (file) => {
-    const bytes = await readAt(file, 0, STATE_BYTES);
-    const data = JSON.parse(new TextDecoder().decode(bytes));
-    const state = data?.runtime?.state ?? data?.state;
-    return typeof state === "string" ? state : null;
-  }).catch(() => null);
-  return read ?? null;
-}
-
-async function exists(path: string): Promise<boolean> {
-  return await Deno.stat(path).then((s) => s.isFile, () => false);
-}
+const HOUR = 3_600_000;
+/** Cards brought back per poll after `/taskcard on`. */
+const RESTORE_PER_POLL = 5;
+/** Least time between writes of a card whose only change is its count of steps elsewhere. */
+const NEUTRAL_GAP_MS = 10_000;
+/** The time a frame is rendered at to compare it with the last one written. */
+const FIXED_TIME = 0;
 
 /** Builds the Task Cards of a workdir. */
 export function createTaskCards(options: TaskCardsOptions): TaskCards {
   const { store, clock, log } = options;
   const redact = options.redact ?? redactText;
+  const scope = options.scope ?? "conversation";
+  const own = scope === "conversation";
   const accounts = new Map(options.accounts.map((a) => [a.alias, a]));
   const eventsLogPath = join(options.workdir, "logs", "events.jsonl");
-  const tailer = createEventsLogTailer({ path: eventsLogPath, redact });
+  let appended: EventsLogLine[] = [];
+  const tailer = createEventsLogTailer({
+    path: eventsLogPath,
+    redact,
+    onLines: (lines) => void (appended = appended.concat(lines)),
+  });
   let look = cardLook(null, redact);
   const latest = new LatestMessages();
+  const activeMs = options.activeMs ?? 24 * HOUR;
+  const budget = new WriteBudget({ activeMs, retentionMs: options.retentionMs ?? 168 * HOUR });
   const transport = feishuTransport({
     accounts,
     store,
@@ -132,39 +67,45 @@ export function createTaskCards(options: TaskCardsOptions): TaskCards {
     conversation: options.conversation,
     now: () => clock.now(),
     log,
+    dropped: (route) => budget.droppedCard(routeKey(route)),
     title: () => look.title,
   });
   const done = new DoneWatch(options.quietMs ?? 10_000);
+  const attributor = new Attributor();
+  const frames = new RouteFrames(redact);
   const known = new Map<string, TaskCardRoute>();
   const stop = new AbortController();
   let pref: TaskCardPreference = { enabled: true, normalRows: 1 };
   let programmable: string | null = null;
   let eventsLogPresent = false;
   let loop: Promise<void> | null = null;
-  const writes = { edited: 0, sent: 0, rotated: 0, failed: 0 };
+  let restoring: string[] = [];
+  /** Routes whose card is behind only on its count of steps elsewhere. */
+  const lagging = new Set<string>();
+  const tally = new WriteTally(log, () => clock.now());
+  let pruned = 0;
   let doneReactions = 0;
-  let lastError: TaskCardStatus["last_error"] = null;
 
-  const frame = () =>
-    renderFrame(tailer.snapshot(), pref.normalRows, programmable, look, clock.now());
+  const frameAt = (key: string, nowMs: number) =>
+    own
+      ? frames.render(key, pref.normalRows, look, nowMs)
+      : renderFrame(tailer.snapshot(), pref.normalRows, programmable, look, nowMs);
   const readLook = async () =>
     cardLook(await options.profile?.().catch(() => null) ?? null, redact);
 
-  const tally = (key: string, out: ResidentOutcome | null) => {
-    if (!out) return;
-    if (out.status === "ok") {
-      if (out.action === "edited" || out.action === "adopted") writes.edited++;
-      else if (out.action === "rotated") writes.rotated++;
-      else writes.sent++;
-      return;
+  /** Hidden cards go: the card is deleted and its binding dropped. */
+  const remove = async (key: string, route: TaskCardRoute) => {
+    const bound = store.taskCards.get(route);
+    if (bound.state !== "bound") return "ok";
+    const out = await transport.delete(route, bound.residentId);
+    if (out.kind === "failed") {
+      tally.failed(key, out.error);
+      return "failed";
     }
-    writes.failed++;
-    lastError = {
-      route: key,
-      error: out.error ?? "unknown",
-      at: new Date(clock.now()).toISOString(),
-    };
-    log.warn("task card not delivered", { route: key, error: out.error, ...flags(out) });
+    store.taskCards.delete(route);
+    budget.dropped(key, bound.residentId);
+    tally.writes.deleted++;
+    return "ok";
   };
 
   const pacer = new RoutePacer({
@@ -173,40 +114,66 @@ export function createTaskCards(options: TaskCardsOptions): TaskCards {
     onError: (key, err) => log.warn("task card delivery threw", { route: key, error: String(err) }),
     async run(key, create) {
       const route = known.get(key);
-      if (!route || !pref.enabled) return "ok";
+      if (!route) return "ok";
+      if (!pref.enabled) return await remove(key, route);
+      const rotate = budget.rotateDue(key);
+      // The title is part of what a card shows: a renamed agent's cards are rewritten.
+      const still = `${look.title}\n${frameAt(key, FIXED_TIME)}`;
+      if (!rotate && store.taskCards.get(route).state === "bound" && budget.unchanged(key, still)) {
+        tally.writes.unchanged++;
+        return "ok";
+      }
       const mayCreate = create && (eventsLogPresent || programmable !== null);
-      const out = await deliverResident(transport, route, frame(), mayCreate);
-      tally(key, out);
+      const text = frameAt(key, clock.now());
+      const out = await deliverResident(transport, route, text, mayCreate, rotate);
+      if (out?.status === "ok") {
+        budget.written(key, still, clock.now());
+        if (out.action === "rotated" || rotate) budget.rotated(key, out.action === "rotated");
+      }
+      tally.outcome(key, out);
       // A binding that does not read back will not heal by retrying.
       return out?.status === "error" && !out.blocked ? "failed" : "ok";
     },
   });
 
-  const broadcast = () => {
+  /** Every bound route (valid, of a configured account) becomes known. */
+  const loadBindings = () => {
     for (const b of store.taskCards.routes()) {
       if (b.invalid || !accounts.has(b.route.account)) continue;
-      known.set(b.key, b.route);
-      pacer.request(b.key);
+      learn(b.key, b.route);
+      budget.seen(b.key, b.activeAt);
     }
   };
 
-  const finish = async (r: Request) => {
-    const account = accounts.get(r.account);
-    if (!account) return;
-    try {
-      await account.outbox.react({
-        chatId: r.chatId,
-        messageId: r.messageId,
-        emojiType: "DONE",
-        priority: PRIORITY.presence,
-        once: `done:${r.messageId}`,
-      });
-      doneReactions++;
-    } catch (err) {
-      log.debug("done reaction failed", { message: r.messageId, error: String(err) });
+  const learn = (key: string, route: TaskCardRoute) => {
+    known.set(key, route);
+    attributor.addRoute({ key, ...route });
+  };
+
+  const forget = (key: string) => {
+    const route = known.get(key);
+    if (route) latest.forget(route);
+    known.delete(key);
+    attributor.removeRoute(key);
+    pacer.forget(key);
+    done.forget(key);
+    frames.forget(key);
+    budget.forget(key);
+    lagging.delete(key);
+  };
+
+  const finish = async (r: Finished) => {
+    // The turn ends before anything is awaited: a wake meanwhile opens the next one.
+    const route = known.get(r.route);
+    if (route) {
+      const changed = frames.close(r.route);
+      const bound = store.taskCards.get(route);
+      const superseded = bound.state === "bound" && transport.superseded(route, bound.residentId);
+      budget.end(r.route, superseded);
+      if (changed || superseded) pacer.request(r.route);
     }
-    // The agent finished without answering in the chat: its Typing has to go too.
-    await stopTyping({ account, typing: store.typing, log }, r.chatId);
+    const account = accounts.get(r.account);
+    if (account && r.react !== false && await reactDone(account, store, log, r)) doneReactions++;
   };
 
   const readPreference = async () => {
@@ -218,32 +185,94 @@ export function createTaskCards(options: TaskCardsOptions): TaskCards {
     }
   };
 
+  /** Reads the slot; true when what it asks for changed. */
+  const readSlot = async () => {
+    const next = slotAfter(await readProgrammableSlot(options.workdir), programmable);
+    const changed = next !== programmable;
+    programmable = next;
+    return changed;
+  };
+
+  /** Drops what expired: idle bindings, and turns open longer than the active window. */
+  const expire = (now: number) => {
+    let gone: { key: string; residentId: string }[] = [];
+    try {
+      gone = store.taskCards.prune(budget.retainedSince(now));
+    } catch (err) {
+      log.warn("task card bindings not pruned", { error: String(err) });
+    }
+    pruned += gone.length;
+    for (const g of gone) budget.dropped(g.key, g.residentId);
+    for (const key of new Set([...gone.map((g) => g.key), ...budget.expired(now)])) forget(key);
+    for (const [key, since] of frames.turns()) {
+      if (now - since <= activeMs) continue;
+      done.forget(key);
+      frames.close(key);
+      budget.end(key, false);
+    }
+  };
+
+  /** The routes a poll's changes concern. */
+  const concerned = (lines: EventsLogLine[], moved: boolean, slotChanged: boolean, now: number) => {
+    const touched = new Set<string>();
+    if (!own) {
+      if (moved || slotChanged) { for (const key of known.keys()) touched.add(key); }
+      return touched;
+    }
+    const changes = frames.take(lines, attributor, now);
+    for (const key of changes.own) touched.add(key);
+    for (const key of changes.counted) lagging.add(key);
+    if (slotChanged && programmable === null) {
+      for (const key of frames.clearSlots()) touched.add(key);
+    } else if (slotChanged) {
+      // Like an untargeted row: shown only where the agent works for one route alone.
+      const busy = working(frames.turns(), now);
+      if (busy.length === 1 && frames.setSlot(busy[0]!, programmable!)) touched.add(busy[0]!);
+    }
+    return touched;
+  };
+
   const tick = async () => {
     const next = await readPreference();
     const turnedOn = next.enabled && !pref.enabled;
+    const turnedOff = !next.enabled && pref.enabled;
     const rowsChanged = next.normalRows !== pref.normalRows;
     pref = next;
     const nextLook = await readLook();
     const lookChanged = !sameLook(look, nextLook);
     look = nextLook;
-    eventsLogPresent = await exists(eventsLogPath);
+    eventsLogPresent = await isFile(eventsLogPath);
+    appended = [];
     const moved = await tailer.pollOnce();
-    const slot = await readProgrammableSlot(options.workdir);
-    let slotChanged = false;
-    if (slot.state === "active" && slot.body !== programmable) {
-      programmable = slot.body;
-      slotChanged = true;
-    } else if (slot.state === "inactive" && programmable !== null) {
-      // Cleared even while hidden, so a stale frame cannot come back when shown again.
-      programmable = null;
-      slotChanged = true;
-    }
+    const lines = appended;
+    appended = [];
+    const slotChanged = await readSlot();
     const now = clock.now();
     if (moved) done.activity(now);
     done.state(await agentState(options.workdir), now);
+    expire(now);
+    if (turnedOff) hideAll();
     if (!pref.enabled) return;
-    if (moved || slotChanged || turnedOn || rowsChanged || lookChanged) broadcast();
+    const touched = concerned(lines, moved, slotChanged, now);
+    if (rowsChanged || lookChanged) { for (const key of known.keys()) touched.add(key); }
+    if (turnedOn) restoring = budget.activeRoutes(now).filter((key) => known.has(key));
+    for (const key of touched) lagging.delete(key);
+    // Only the neutral count moved: refreshed at a slower pace.
+    for (const key of lagging) {
+      if (now - budget.writtenAt(key) < NEUTRAL_GAP_MS) continue;
+      lagging.delete(key);
+      touched.add(key);
+    }
+    for (const key of touched) if (budget.isActive(key, now)) pacer.request(key);
+    for (const key of restoring.splice(0, RESTORE_PER_POLL)) pacer.request(key, true);
     for (const r of done.finished(now)) await finish(r);
+  };
+
+  /** Every card goes (`/taskcard off`). */
+  const hideAll = () => {
+    restoring = [];
+    loadBindings();
+    for (const b of store.taskCards.routes()) if (known.has(b.key)) pacer.request(b.key);
   };
 
   const run = async () => {
@@ -261,33 +290,51 @@ export function createTaskCards(options: TaskCardsOptions): TaskCards {
     }
   };
 
-  const routeOf = (account: string, m: RouteMessage): TaskCardRoute => ({
-    account,
-    chatId: m.chatId,
-    threadId: m.threadId || null,
-  });
+  /** The route was active now: in memory and on its binding. */
+  const active = (key: string, route: TaskCardRoute, now: number) => {
+    budget.seen(key, now);
+    try {
+      store.taskCards.touch(route, now);
+    } catch (err) {
+      log.debug("task card activity not saved", { route: key, error: String(err) });
+    }
+  };
 
-  /** A message reached the agent: its route's card is created or brought below it. */
-  function requested(account: string, m: RouteMessage): void {
-    const route = routeOf(account, m);
+  /** A message (or a click) woke the agent: a turn opens; a message creates the card. */
+  function requested(route: TaskCardRoute, messageId: string, r: Recorded): void {
     const key = routeKey(route);
-    latest.note(route, m.messageId);
-    known.set(key, route);
+    const now = clock.now();
+    const click = r.kind === "card_action";
+    const bound = store.taskCards.get(route);
+    const seen = latest.get(route);
+    const stale = bound.state === "bound" && seen !== null && seen !== bound.residentId;
+    if (!click) latest.note(route, messageId);
+    learn(key, route);
+    if (r.kind === "message") {
+      attributor.message(messageId, key);
+      if (r.record.chat_type === "p2p") attributor.person(r.record.from_open_id, route.chatId);
+    }
+    active(key, route, now);
     if (!pref.enabled) return;
-    done.request(key, { account, chatId: m.chatId, messageId: m.messageId }, clock.now());
+    if (!done.has(key)) {
+      // The message's own time (whole seconds) when earlier: rows the agent wrote at once belong.
+      const date = Date.parse(String(r.record.date ?? ""));
+      frames.open(key, Number.isFinite(date) ? Math.min(now, date) : now);
+      budget.begin(key, stale && !click);
+      const { account, chatId } = route;
+      if (click) done.request(key, { account, chatId, messageId, react: false }, now);
+    }
+    if (click) return;
+    done.request(key, { account: route.account, chatId: route.chatId, messageId }, now);
     pacer.request(key, true);
   }
 
-  /** A message (the agent's, a command's answer) landed in a route. */
-  function observe(account: string, m: RouteMessage): void {
-    const route = routeOf(account, m);
+  /** A message (the agent's, a command's answer) landed in a route: its card is superseded. */
+  function observe(route: TaskCardRoute, messageId: string): void {
     const key = routeKey(route);
-    latest.note(route, m.messageId);
-    // A bound card now sits above this message: bring it back below.
-    if (pref.enabled && store.taskCards.get(route).state === "bound") {
-      known.set(key, route);
-      pacer.request(key);
-    }
+    latest.note(route, messageId);
+    attributor.message(messageId, key);
+    if (known.has(key)) active(key, route, clock.now());
   }
 
   return {
@@ -295,36 +342,46 @@ export function createTaskCards(options: TaskCardsOptions): TaskCards {
       pref = await readPreference();
       look = await readLook();
       await tailer.start();
-      eventsLogPresent = await exists(eventsLogPath);
+      eventsLogPresent = await isFile(eventsLogPath);
       const slot = await readProgrammableSlot(options.workdir);
       if (slot.state === "active") programmable = slot.body;
-      if (pref.enabled) broadcast();
+      loadBindings();
+      expire(clock.now());
+      if (!pref.enabled) hideAll();
+      // Rows read at start belong to no conversation: only the agent-wide frame may be newer.
+      else if (!own) {
+        for (const key of budget.activeRoutes(clock.now())) if (known.has(key)) pacer.request(key);
+      }
       loop ??= run();
     },
     onRecorded(r) {
-      // The cards' own records, passive events and clicks move no card.
-      if (r.messageId === null || r.kind === "event" || r.kind === "card_action") return;
+      // The cards' own records and passive events move no card.
+      if (r.messageId === null || r.kind === "event") return;
       if (r.kind === "sent" && r.record.task_card) return;
-      const m = { chatId: r.route.chatId, threadId: r.route.threadId, messageId: r.messageId };
-      if (r.kind === "message" && r.woke) requested(r.route.account, m);
-      else observe(r.route.account, m);
+      const route = { ...r.route, threadId: r.route.threadId || null };
+      if (r.woke) requested(route, r.messageId, r);
+      else if (r.kind !== "card_action") observe(route, r.messageId);
     },
     status() {
       const bindings = store.taskCards.routes();
       return {
         enabled: pref.enabled,
         normal_rows: pref.normalRows,
+        scope,
         journal: { present: eventsLogPresent, rounds: tailer.snapshot().groups.length },
         programmable: programmable === null ? "none" : "active",
         routes: bindings.length,
+        active_routes: budget.activeRoutes(clock.now()).length,
+        working_routes: frames.turns().size,
         blocked: bindings.filter((b) => b.invalid).map((b) => ({
           route: b.key,
           reason: b.invalid!,
         })),
-        writes: { ...writes },
+        writes: { ...tally.writes },
+        pruned,
         done_reactions: doneReactions,
         pending_tasks: done.size,
-        last_error: lastError,
+        last_error: tally.lastError,
       };
     },
     idle: () => pacer.idle(),
@@ -334,18 +391,4 @@ export function createTaskCards(options: TaskCardsOptions): TaskCards {
       await loop;
     },
   };
-}
-
-function flags(out: ResidentOutcome): Record<string, boolean> {
-  const f: Record<string, boolean> = {};
-  for (
-    const k of [
-      "blocked",
-      "stale_delete_failed",
-      "old_resident_deleted",
-      "indeterminate_send",
-      "resident_persist_failed",
-    ] as const
-  ) if (out[k]) f[k] = true;
-  return f;
 }

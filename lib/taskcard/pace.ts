@@ -71,6 +71,12 @@ export class RoutePacer {
     this.#schedule(key, s);
   }
 
+  /** Forgets an idle route's pace (a route waiting or delivering is kept). */
+  forget(key: string): void {
+    const s = this.#routes.get(key);
+    if (s && !s.running && !s.timer) this.#routes.delete(key);
+  }
+
   /** Resolves when no route waits or delivers. */
   idle(): Promise<void> {
     if (this.#busy === 0) return Promise.resolve();

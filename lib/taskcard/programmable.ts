@@ -72,3 +72,21 @@ export async function readProgrammableSlot(workdir: string): Promise<Programmabl
     : body.text;
   return { state: "active", body: text };
 }
+
+/**
+ * The body shown after reading `slot` while `current` was shown: an active
+ * slot's body, nothing after an exact `inactive` (cleared even while the
+ * cards are hidden, so a stale body cannot come back), else `current`.
+ *
+ * @example
+ * ```ts
+ * import { slotAfter } from "./programmable.ts";
+ * if (slotAfter({ state: "active", body: "b" }, "a") !== "b") throw new Error();
+ * if (slotAfter({ state: "inactive" }, "a") !== null) throw new Error();
+ * if (slotAfter({ state: "none" }, "a") !== "a") throw new Error();
+ * ```
+ */
+export function slotAfter(slot: ProgrammableSlot, current: string | null): string | null {
+  if (slot.state === "active") return slot.body;
+  return slot.state === "inactive" ? null : current;
+}

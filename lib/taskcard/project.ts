@@ -61,6 +61,8 @@ type Obj = Record<string, unknown>;
 export interface EventsLogLine {
   at: number;
   text: string;
+  /** The line already parsed (`JSON.parse(text)`), so it is parsed once however often merged. */
+  value?: unknown;
 }
 
 /** What a tool result does to its call's row. */
@@ -245,10 +247,10 @@ function rememberOutcome(map: Map<string, Outcome>, key: string, value: Outcome)
   while (map.size > OUTCOME_MEMORY) map.delete(map.keys().next().value!);
 }
 
-function parseLine(text: string): Obj | null {
+/** The JSON value of a line, or null when it is not valid JSON. */
+export function parseLine(text: string): unknown {
   try {
-    const value: unknown = JSON.parse(text);
-    return isObject(value) ? value : null;
+    return JSON.parse(text);
   } catch {
     return null;
   }
@@ -299,8 +301,8 @@ export function mergeChunk(
   let metadata = prev.metadata === null ? null : structuredClone(prev.metadata);
 
   for (const line of lines) {
-    const value = parseLine(line.text);
-    if (value === null) continue;
+    const value = "value" in line ? line.value : parseLine(line.text);
+    if (!isObject(value)) continue;
     const meta = finalCarrierMetadata(value);
     if (meta !== null) {
       metadata = meta;

@@ -55,6 +55,21 @@ export function taskCardFooter(normalRows: number, t: TaskTexts = EN_TASK): stri
   return fill(t.footer, { n: normalRows });
 }
 
+/**
+ * The neutral line of a conversation's card while its request is under way:
+ * how many steps the agent took in other conversations meanwhile (never
+ * what they were).
+ *
+ * @example
+ * ```ts
+ * import { otherStepsLine } from "./render.ts";
+ * if (otherStepsLine(2) !== "Steps in other conversations: 2") throw new Error();
+ * ```
+ */
+export function otherStepsLine(n: number, t: TaskTexts = EN_TASK): string {
+  return fill(t.other_steps, { n });
+}
+
 const cps = (s: string): string[] => Array.from(s);
 const cpLength = (s: string): number => cps(s).length;
 const cpCut = (s: string, max: number): string => {
@@ -164,10 +179,12 @@ export function formatRows(
   normalRows: number,
   now: RenderTime,
   look: FrameLook = DEFAULT_LOOK,
+  otherSteps = 0,
 ): string {
   const { t } = look;
   const header = t.header;
   const footer = taskCardFooter(normalRows, t);
+  const others = otherSteps > 0 ? [otherStepsLine(otherSteps, t)] : [];
   const fixedLines = new Map<number, string>();
   const texts: { index: number; text: string }[] = [];
   const tools: ToolLine[] = [];
@@ -188,13 +205,14 @@ export function formatRows(
   const timeLine = fill(t.updated, { time: formatClock(now) });
   const tail = ["", footer, ...metadataLines, timeLine];
   if (fixedLines.size === 0 && texts.length === 0 && tools.length === 0) {
-    return [header, ...tail].join("\n");
+    return [header, ...others, ...tail].join("\n");
   }
 
   // Scaffolding counts as fixed. A text row's own length counts too (as in
   // the Telegram renderer), so long responses shrink everyone's cap.
   let fixed = cpLength(header) + 1 + 1 + cpLength(footer) + cpLength(timeLine) + 1;
   for (const line of metadataLines) fixed += cpLength(line) + 1;
+  for (const line of others) fixed += cpLength(line) + 1;
   for (const line of fixedLines.values()) fixed += cpLength(line) + 1;
   for (const { text } of texts) fixed += cpLength(text) + 4;
   for (const t of tools) fixed += cpLength(t.prefix) + cpLength(t.suffix) + 2;
@@ -205,12 +223,13 @@ export function formatRows(
   for (const { index, text } of texts) body.set(index, `• ${excerpt(text, cap)}`);
   for (const t of tools) body.set(t.index, `${t.prefix}${excerpt(t.reasoning, cap)}${t.suffix}`);
   const ordered = [...body.entries()].sort(([a], [b]) => a - b).map(([, line]) => line);
-  return [header, ...ordered, ...tail].join("\n");
+  return [header, ...ordered, ...others, ...tail].join("\n");
 }
 
 /**
  * The frame for the last `normalRows` groups, each opened by a divider,
  * hard-cut (no `…`) to {@link TEXT_LIMIT} code points.
+ * `otherSteps` above 0 adds {@link otherStepsLine} under the rows.
  *
  * @example
  * ```ts
@@ -229,11 +248,12 @@ export function renderEventGroups(
   metadata: Metadata | null,
   now: RenderTime,
   look: FrameLook = DEFAULT_LOOK,
+  otherSteps = 0,
 ): string {
   const rows: (Row | DividerRow)[] = [];
   // `slice(-n)` takes the last n groups (and, like Python's `[-n:]`, all of them for 0).
   for (const group of groups.slice(-normalRows)) {
     rows.push({ kind: "divider" }, ...(Array.isArray(group?.events) ? group.events : []));
   }
-  return cpCut(formatRows(rows, metadata, normalRows, now, look), TEXT_LIMIT);
+  return cpCut(formatRows(rows, metadata, normalRows, now, look, otherSteps), TEXT_LIMIT);
 }

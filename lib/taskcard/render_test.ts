@@ -5,6 +5,7 @@ import {
   formatMetadata,
   formatRows,
   HEADER,
+  otherStepsLine,
   renderEventGroups,
   taskCardFooter,
   TEXT_LIMIT,
@@ -68,6 +69,25 @@ Deno.test("renderEventGroups() without any group shows header, footer and time o
   equal(
     formatRows([{ kind: "text", text: " \n\t" }], { api_calls: 3 }, 1, NOW),
     `📋 ACTIVITIES\n\n${FOOTER_1}\nsession · calls 3\nLast Updated: 02:30:00 (Asia/Shanghai)`,
+  );
+});
+
+Deno.test("a count of steps elsewhere shows as one neutral line under the rows, none for 0", () => {
+  const steps = otherStepsLine(2);
+  equal(steps, "Steps in other conversations: 2");
+  equal(
+    renderEventGroups([], 1, null, NOW, undefined, 2),
+    `📋 ACTIVITIES\n${steps}\n\n${FOOTER_1}\nLast Updated: 02:30:00 (Asia/Shanghai)`,
+  );
+  const lines = renderEventGroups([GOLDEN_GROUP], 1, null, NOW, undefined, 2).split("\n");
+  deepEqual(lines.slice(2, 5), [
+    "• public response",
+    "• bash.run: build (0s, ???) · 12:00:00",
+    steps,
+  ]);
+  equal(
+    renderEventGroups([GOLDEN_GROUP], 1, null, NOW, undefined, 0),
+    renderEventGroups([GOLDEN_GROUP], 1, null, NOW),
   );
 });
 

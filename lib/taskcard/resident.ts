@@ -67,12 +67,15 @@ export function composeFrame(
 /**
  * Delivers `text` to the route's card. With `create` false a route without
  * a card is left alone (only messages that reach the agent create cards).
+ * With `rotate` false a superseded card is edited in place all the same (the
+ * caller decides when a card may move; a card found gone is replaced anyway).
  */
 export async function deliverResident(
   t: ResidentTransport,
   route: TaskCardRoute,
   text: string,
   create: boolean,
+  rotate = true,
 ): Promise<ResidentOutcome | null> {
   const bound = t.binding(route);
   if (bound.state === "invalid") {
@@ -83,7 +86,7 @@ export async function deliverResident(
     return await sendAndBind(t, route, text, null, false);
   }
   const id = bound.residentId;
-  if (t.superseded(route, id)) return await replace(t, route, id, text);
+  if (rotate && t.superseded(route, id)) return await replace(t, route, id, text);
   const edited = await t.edit(route, id, text);
   if (edited.kind === "ok") return { status: "ok", message_id: id, action: "edited" };
   if (edited.kind === "failed") return { status: "error", error: edited.error };

@@ -104,6 +104,13 @@ Deno.test("a superseded card rotates old-first: delete, re-read, send, bind", as
   ]);
 });
 
+Deno.test("a superseded card is edited in place when it may not move now", async () => {
+  const s = scripted({ bound: "main:oc_chat:om_1", superseded: true });
+  const out = await deliverResident(s.t, ROUTE, "v4", false, false);
+  assert.deepEqual(out, { status: "ok", message_id: "main:oc_chat:om_1", action: "edited" });
+  assert.deepEqual(s.calls, ["get", "edit main:oc_chat:om_1 v4"]);
+});
+
 Deno.test("a card found gone on edit is replaced by a new one", async () => {
   const s = scripted({
     bound: "main:oc_chat:om_1",
