@@ -10,6 +10,10 @@
  */
 
 import { dateTime, machineTimeZone, validTimeZone } from "../lib/core/mod.ts";
+import { fill, type Messages, TABLES } from "./i18n/mod.ts";
+
+/** The approval card's texts in one language. */
+export type ApprovalTexts = Messages["approval"];
 
 /** Longest tool name shown, in code points. */
 export const APPROVAL_TOOL_CHARS = 100;
@@ -31,6 +35,8 @@ export interface ApprovalView {
   verdict?: { behavior: "allow" | "deny"; by: string; atMs: number };
   /** IANA zone of the verdict's time (default: this machine's). */
   timeZone?: string;
+  /** The card's language (default English). */
+  texts?: ApprovalTexts;
 }
 
 function cut(s: string, max: number): string {
@@ -72,44 +78,40 @@ function clock(ms: number, zone: string | undefined): string {
  * ```
  */
 export function approvalCard(view: ApprovalView): Record<string, unknown> {
-  const tool = cut(view.toolName.trim() || "a tool", APPROVAL_TOOL_CHARS);
+  const t = view.texts ?? TABLES.en.approval;
+  const tool = cut(view.toolName.trim() || t.a_tool, APPROVAL_TOOL_CHARS);
   const { verdict } = view;
   const state = verdict
     ? verdict.behavior === "allow"
-      ? { title: "Allowed", template: "green" }
-      : { title: "Denied", template: "red" }
-    : { title: "Permission request", template: "orange" };
+      ? { title: t.allowed, template: "green" }
+      : { title: t.denied, template: "red" }
+    : { title: t.request, template: "orange" };
   const elements: Record<string, unknown>[] = [
-    plain(`Tool: ${tool}`),
+    plain(fill(t.tool, { tool })),
   ];
   const description = view.description.trim();
   if (description) elements.push(plain(cut(description, APPROVAL_DESCRIPTION_CHARS)));
   const preview = view.inputPreview.trim();
   if (preview) {
-    elements.push({ tag: "markdown", content: "**Input**" });
+    elements.push({ tag: "markdown", content: `**${t.input}**` });
     elements.push(plain(cut(preview, APPROVAL_PREVIEW_CHARS)));
   }
   elements.push({ tag: "hr" });
   if (verdict) {
-    const what = verdict.behavior === "allow" ? "Allowed" : "Denied";
-    elements.push(
-      plain(`${what} by ${cut(verdict.by, 100)} at ${clock(verdict.atMs, view.timeZone)}`),
-    );
+    const what = verdict.behavior === "allow" ? t.allowed : t.denied;
+    const by = cut(verdict.by, 100);
+    elements.push(plain(fill(t.verdict, { what, by, time: clock(verdict.atMs, view.timeZone) })));
   } else {
-    elements.push({
-      tag: "markdown",
-      content:
-        `Allow or deny below, or reply \`yes ${view.requestId}\` or \`no ${view.requestId}\`.`,
-    });
-    elements.push(button("Allow", "primary", view.allowValue));
-    elements.push(button("Deny", "danger", view.denyValue));
+    elements.push({ tag: "markdown", content: fill(t.hint, { id: view.requestId }) });
+    elements.push(button(t.allow, "primary", view.allowValue));
+    elements.push(button(t.deny, "danger", view.denyValue));
   }
   return {
     schema: "2.0",
     config: { update_multi: true },
     header: {
       title: { tag: "plain_text", content: `${state.title} · ${tool}` },
-      subtitle: { tag: "plain_text", content: `request ${view.requestId}` },
+      subtitle: { tag: "plain_text", content: fill(t.subtitle, { id: view.requestId }) },
       template: state.template,
     },
     body: { elements },

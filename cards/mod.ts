@@ -5,7 +5,7 @@
  */
 
 export { progressCard, type ProgressCardOptions } from "./progress.ts";
-export { approvalCard } from "./approval.ts";
+export { approvalCard, type ApprovalTexts } from "./approval.ts";
 export { type ControlButton, controlCard } from "./control.ts";
 export { taskCardWrapper } from "./taskcard.ts";
 export { cutEscaped, escapeMarkdown } from "./markdown.ts";

@@ -90,4 +90,17 @@ export const EN: Messages = {
     calls: "calls",
     ctx: "ctx",
   },
+  approval: {
+    request: "Permission request",
+    allowed: "Allowed",
+    denied: "Denied",
+    subtitle: "request {id}",
+    tool: "Tool: {tool}",
+    a_tool: "a tool",
+    input: "Input",
+    hint: "Allow or deny below, or reply `yes {id}` or `no {id}`.",
+    allow: "Allow",
+    deny: "Deny",
+    verdict: "{what} by {by} at {time}",
+  },
 };

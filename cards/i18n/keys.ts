@@ -111,9 +111,28 @@ export const TASK_KEYS = [
 /** One Task Card text key. */
 export type TaskKey = typeof TASK_KEYS[number];
 
+/** The approval card's texts (Claude Code's tool-permission prompts). */
+export const APPROVAL_KEYS = [
+  "request",
+  "allowed",
+  "denied",
+  "subtitle",
+  "tool",
+  "a_tool",
+  "input",
+  "hint",
+  "allow",
+  "deny",
+  "verdict",
+] as const;
+
+/** One approval card text key. */
+export type ApprovalKey = typeof APPROVAL_KEYS[number];
+
 /** A complete language table. */
 export interface Messages {
   text: Record<MessageKey, string>;
   describe: Record<DescribedCommand, string>;
   task: Record<TaskKey, string>;
+  approval: Record<ApprovalKey, string>;
 }

@@ -1,11 +1,18 @@
 import { deepEqual, ok } from "node:assert/strict";
-import { DESCRIBED_COMMANDS, MESSAGE_KEYS, type Messages, TASK_KEYS } from "./keys.ts";
+import {
+  APPROVAL_KEYS,
+  DESCRIBED_COMMANDS,
+  MESSAGE_KEYS,
+  type Messages,
+  TASK_KEYS,
+} from "./keys.ts";
 import { fill, messagesFor, TABLES } from "./mod.ts";
 
 const SECTIONS: Record<keyof Messages, readonly string[]> = {
   text: MESSAGE_KEYS,
   describe: DESCRIBED_COMMANDS,
   task: TASK_KEYS,
+  approval: APPROVAL_KEYS,
 };
 
 /** Han ideographs (CJK Unified, Extension A, Compatibility) and CJK punctuation. */

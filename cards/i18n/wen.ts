@@ -88,4 +88,17 @@ export const WEN: Messages = {
     calls: "调用",
     ctx: "语境",
   },
+  approval: {
+    request: "请准之事",
+    allowed: "已准",
+    denied: "已驳",
+    subtitle: "请 {id}",
+    tool: "器：{tool}",
+    a_tool: "某器",
+    input: "所入",
+    hint: "可于下择准或驳，或复 `yes {id}` 或 `no {id}`。",
+    allow: "准",
+    deny: "驳",
+    verdict: "{by} 于 {time} {what}",
+  },
 };

@@ -89,4 +89,17 @@ export const ZH: Messages = {
     calls: "调用",
     ctx: "上下文",
   },
+  approval: {
+    request: "权限请求",
+    allowed: "已允许",
+    denied: "已拒绝",
+    subtitle: "请求 {id}",
+    tool: "工具：{tool}",
+    a_tool: "某个工具",
+    input: "输入",
+    hint: "请点击下方按钮允许或拒绝，或回复 `yes {id}` 或 `no {id}`。",
+    allow: "允许",
+    deny: "拒绝",
+    verdict: "{by} 于 {time} {what}",
+  },
 };

@@ -19,7 +19,7 @@
  * @module
  */
 
-import { approvalCard } from "../../cards/mod.ts";
+import { approvalCard, type ApprovalTexts, messagesFor } from "../../cards/mod.ts";
 import { type Account, controlRight } from "../account/mod.ts";
 import { type CardCallback, permissionValue, type PermissionVote } from "../callbacks/mod.ts";
 import { type Clock, type Logger, redactText } from "../core/mod.ts";
@@ -59,6 +59,8 @@ interface Pending {
   messageId: string | null;
   createdAt: number;
   verdict?: { behavior: "allow" | "deny"; by: string; byOpenId: string; atMs: number };
+  /** The card's language and zone, fixed when the request arrived. */
+  look: { texts: ApprovalTexts; timeZone?: string };
 }
 
 /** What the relay has seen (status). */
@@ -80,8 +82,12 @@ export interface RelayOptions {
   ttlMs?: number;
   /** The server's redactor (card style): the tool, its description and input preview pass it. */
   redact?: (text: string) => string;
-  /** The time zone the verdict's time is shown in (default: this machine's). */
-  timeZone?: () => string;
+  /**
+   * The agent's language and time zone, read when a request arrives: its
+   * card speaks that language and shows its verdict's time in that zone
+   * (default: English, this machine's zone).
+   */
+  profile?(): Promise<{ language: string | null; timeZone: string | null }>;
 }
 
 /** A running relay. */
@@ -141,13 +147,18 @@ export function createPermissionRelay(options: RelayOptions): PermissionRelay {
   const allowedIn = (account: Account, openId: string) => controlRight(account, openId) === "owner";
 
   const redact = options.redact ?? redactText;
+  const lookNow = async (): Promise<Pending["look"]> => {
+    const p = await options.profile?.().catch(() => null) ?? null;
+    return { texts: messagesFor(p?.language).approval, timeZone: p?.timeZone ?? undefined };
+  };
   const cardOf = (p: Pending) =>
     approvalCard({
       requestId: p.req.request_id,
       toolName: redact(p.req.tool_name),
       description: redact(p.req.description),
       inputPreview: redact(p.req.input_preview),
-      timeZone: options.timeZone?.(),
+      texts: p.look.texts,
+      timeZone: p.look.timeZone,
       allowValue: permissionValue({ requestId: p.req.request_id, behavior: "allow" }),
       denyValue: permissionValue({ requestId: p.req.request_id, behavior: "deny" }),
       verdict: p.verdict,
@@ -238,6 +249,7 @@ export function createPermissionRelay(options: RelayOptions): PermissionRelay {
         chatId: where.chatId,
         messageId: null,
         createdAt: clock.now(),
+        look: await lookNow(),
       };
       pending.set(req.request_id, p);
       prune();

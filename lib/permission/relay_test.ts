@@ -7,7 +7,7 @@ import { openStore } from "../store/mod.ts";
 import { createPermissionRelay, REQUEST_TTL_MS } from "./relay.ts";
 
 /** A relay over a real account (REST and outbox) against the emulator, on a manual clock. */
-async function relayRig(allowed: string[] | null, owners: string[] = []) {
+async function relayRig(allowed: string[] | null, owners: string[] = [], language?: string) {
   const emu = await startEmulator();
   const workdir = await Deno.makeTempDir({ prefix: "feishu-mcp-relay-" });
   const clock = new ManualClock(Date.now());
@@ -27,6 +27,7 @@ async function relayRig(allowed: string[] | null, owners: string[] = []) {
     clock,
     log,
     notifyVerdict: (v) => Promise.resolve(void verdicts.push(v)),
+    profile: () => Promise.resolve({ language: language ?? null, timeZone: "Asia/Shanghai" }),
   });
   /** The approval card last sent to Alice's DM. */
   const card = () => emu.lastSent(D.aliceP2p)?.messageId ?? null;
@@ -168,4 +169,17 @@ Deno.test("createPermissionRelay() takes a verdict only from an owner when owner
   assert.equal(ownersOnly.relay.enabled, true);
   await ownersOnly.ask("fghij");
   assert.match(ownersOnly.emu.lastSent(D.aliceP2p)!.content, /request fghij/);
+});
+
+Deno.test("createPermissionRelay() speaks the agent's language on the card, before and after the verdict", async () => {
+  await using rig = await relayRig([D.alice.openId], [], "zh");
+  await rig.ask("abcde");
+  const open = rig.emu.lastSent(D.aliceP2p)!.content;
+  assert.match(open, /权限请求/);
+  assert.match(open, /"允许"/);
+  assert.doesNotMatch(open, /Permission request|"Allow"/);
+  const answer = await rig.click("abcde", "allow");
+  const done = JSON.stringify(answer.card);
+  assert.match(done, /已允许/);
+  assert.match(done, /Asia\/Shanghai/);
 });

@@ -93,6 +93,8 @@ export async function startRunning(
     log,
     notifyVerdict: (v) => options.push.notifyPermission?.(v) ?? Promise.resolve(),
     redact,
+    // Read only when a request arrives, after start: `local` exists by then.
+    profile: () => local.profile(),
   });
   // `/status` reads the status, which exists before the journal can run a command.
   const local = createLocalCommands({
