@@ -19,7 +19,7 @@ import {
   ManualEmuClock,
   startEmulator,
 } from "../lib/emulator/mod.ts";
-import { type Bridge, bridgeConfig, startBridge } from "../tests/_inbound.ts";
+import { type Bridge, bridgeConfig, startBridge, until } from "../tests/_inbound.ts";
 import { type BenchResult, formatResults, percentile } from "./_types.ts";
 import { startBareClient } from "./_inbound_load.ts";
 
@@ -31,6 +31,8 @@ const HOLD_MS = 60_000;
 const CHAT = D.aliceP2p;
 const RESOURCE = "/open-apis/im/v1/messages/:message_id/resources/:file_key";
 const TOAST = "Sent to the agent.";
+/** Past 10 wakes a minute per person, a click is recorded without a wake, answered at once too. */
+const THROTTLED = "Too many clicks: this one is recorded, but it does not wake the agent.";
 const CARD = {
   schema: "2.0",
   body: {
@@ -46,7 +48,7 @@ const round = (x: number, digits = 2) => Number(x.toFixed(digits));
 /**
  * Alice clicks the card `n` times at `RATE` per second; resolves with each
  * click's latency (ms) from the click to its applied ACK. Throws on a click
- * that was not answered with 200 and the expected toast.
+ * that was not answered with 200 and one of the expected toasts.
  */
 async function clickStream(emu: Emulator, cardId: string, n: number): Promise<number[]> {
   const latencies: number[] = [];
@@ -59,7 +61,8 @@ async function clickStream(emu: Emulator, cardId: string, n: number): Promise<nu
     const click = emu.clickCard({ user: D.alice.openId, messageId: cardId, value: { n: i } });
     done.push(click.result.then((r) => {
       latencies.push(performance.now() - t);
-      if (r.timedOut || r.ackCode !== 200 || r.toast?.content !== TOAST) {
+      const content = r.toast?.content;
+      if (r.timedOut || r.ackCode !== 200 || (content !== TOAST && content !== THROTTLED)) {
         throw new Error(`Expected a 200 ACK with a toast but found ${JSON.stringify(r)}`);
       }
     }));
@@ -88,6 +91,14 @@ async function cardActions(bridge: Bridge): Promise<number> {
   return records.filter((r) => r.message_type === "card_action").length;
 }
 
+/** Resolves once the chat holds at least `n` card_action records. */
+async function recorded(bridge: Bridge, n: number): Promise<void> {
+  await until(async () => (await cardActions(bridge)) >= n || undefined, {
+    guardMs: 60_000,
+    what: `${n} card_action records`,
+  });
+}
+
 /** One side of the comparison, its chat held and its card ready to click. */
 interface Side {
   emu: Emulator;
@@ -113,7 +124,8 @@ async function oursSide(clock: ManualEmuClock): Promise<Side & { bridge: Bridge 
     if (out.status !== "sent") throw new Error(`Expected the card sent but found ${out.status}`);
     const cardId = emu.lastSent(CHAT)!.messageId;
     await clickStream(emu, cardId, WARM); // warm up, handled at once
-    await bridge.channel.atLeast(WARM);
+    // Counted as records: past 10 a minute, one person's clicks no longer wake the agent.
+    await recorded(bridge, WARM);
     await holdChat(emu, true);
     return { emu, cardId, bridge, close };
   } catch (e) {
@@ -181,7 +193,7 @@ async function measure() {
       const before = await cardActions(o.bridge) - WARM;
       const t0 = performance.now();
       clock.advance(HOLD_MS);
-      await o.bridge.channel.atLeast(WARM + 1 + N, { guardMs: 60_000 });
+      await recorded(o.bridge, WARM + N);
       const drainMs = performance.now() - t0;
       const written = await cardActions(o.bridge) - WARM;
       if (before !== 0 || written !== N) {
