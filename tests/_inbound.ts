@@ -9,7 +9,7 @@
 
 import { join } from "node:path";
 import { z } from "zod";
-import { DEFAULT_IDS as D } from "../lib/emulator/mod.ts";
+import { DEFAULT_IDS as D, type Emulator } from "../lib/emulator/mod.ts";
 import { REPO, type StartOptions, startServer, type TestServer } from "./_server.ts";
 
 /** The stub transcriber's argv (checks its WAV, prints a fixed transcript). */
@@ -190,4 +190,38 @@ export async function serverPid(workdir: string): Promise<number> {
 /** Bytes of a test fixture. */
 export function fixture(name: string): Uint8Array {
   return Deno.readFileSync(join(REPO, "tests", "fixtures", name));
+}
+
+/**
+ * The agent sends, through the `feishu` tool, a card with one button whose
+ * click carries `value`; returns the card's Feishu message id.
+ */
+export async function sendButtonCard(
+  bridge: Bridge,
+  emu: Emulator,
+  chatId: string,
+  label: string,
+  value: Record<string, unknown>,
+): Promise<string> {
+  const out = await bridge.call("send", {
+    receive_id: chatId,
+    receive_id_type: "chat_id",
+    content: {
+      type: "card",
+      card: {
+        schema: "2.0",
+        body: {
+          elements: [{
+            tag: "button",
+            text: { tag: "plain_text", content: label },
+            behaviors: [{ type: "callback", value }],
+          }],
+        },
+      },
+    },
+  });
+  if (out.status !== "sent") {
+    throw new Error(`Expected the card sent but found ${JSON.stringify(out)}`);
+  }
+  return emu.lastSent(chatId)!.messageId;
 }

@@ -20,12 +20,12 @@ export type Rec = Record<string, unknown>;
 /** The card's title names the agent (its `.agent.json` name). */
 const TITLE = "scribe Task Card";
 
-/** A workdir with an (empty) agent events log, of an agent named `scribe`. */
-export async function agentDir(): Promise<string> {
+/** A workdir with an (empty) agent events log, of an agent named `scribe` unless told otherwise. */
+export async function agentDir(identity: Rec = { agent_name: "scribe" }): Promise<string> {
   const workdir = await Deno.makeTempDir({ prefix: "feishu-mcp-taskcards-" });
   await Deno.mkdir(join(workdir, "logs"));
   await Deno.writeTextFile(join(workdir, "logs", "events.jsonl"), "");
-  await Deno.writeTextFile(join(workdir, ".agent.json"), JSON.stringify({ agent_name: "scribe" }));
+  await Deno.writeTextFile(join(workdir, ".agent.json"), JSON.stringify(identity));
   return workdir;
 }
 

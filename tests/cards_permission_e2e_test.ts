@@ -11,7 +11,14 @@
 import assert from "node:assert/strict";
 import { z } from "zod";
 import { DEFAULT_IDS as D, type Emulator, startEmulator } from "../lib/emulator/mod.ts";
-import { type Bridge, bridgeConfig, startBridge, Tally, until } from "./_inbound.ts";
+import {
+  type Bridge,
+  bridgeConfig,
+  sendButtonCard,
+  startBridge,
+  Tally,
+  until,
+} from "./_inbound.ts";
 import type { TestEra } from "./_mcp_client.ts";
 
 const REQUEST = "notifications/claude/channel/permission_request";
@@ -241,25 +248,7 @@ Deno.test("an approval value on a card the agent sent, or a vote naming another 
 
     // The agent sends a card of its own, in another chat, whose button carries the vote.
     const lure = vote("abcde", "allow");
-    const sent = await bridge.call("send", {
-      receive_id: D.aliceP2p,
-      receive_id_type: "chat_id",
-      content: {
-        type: "card",
-        card: {
-          schema: "2.0",
-          body: {
-            elements: [{
-              tag: "button",
-              text: { tag: "plain_text", content: "Looks fine" },
-              behaviors: [{ type: "callback", value: lure }],
-            }],
-          },
-        },
-      },
-    });
-    assert.equal(sent.status, "sent", JSON.stringify(sent));
-    const lureId = emu.lastSent(D.aliceP2p)!.messageId;
+    const lureId = await sendButtonCard(bridge, emu, D.aliceP2p, "Looks fine", lure);
     const clicked = await emu.clickCard({ user: D.alice.openId, messageId: lureId, value: lure })
       .result;
     assert.deepEqual(clicked.toast, { type: "info", content: "Sent to the agent." });

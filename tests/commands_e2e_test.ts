@@ -19,7 +19,14 @@ import {
   ManualEmuClock,
   startEmulator,
 } from "../lib/emulator/mod.ts";
-import { type Bridge, bridgeConfig, serverPid, startBridge, until } from "./_inbound.ts";
+import {
+  type Bridge,
+  bridgeConfig,
+  sendButtonCard,
+  serverPid,
+  startBridge,
+  until,
+} from "./_inbound.ts";
 
 type Rec = Record<string, unknown>;
 const REPLY = "/open-apis/im/v1/messages/:message_id/reply";
@@ -469,25 +476,7 @@ Deno.test("a control value on a card the agent sent is an ordinary click: no sig
   try {
     await emu.ws.whenReady();
     const lure = confirmValue("clear");
-    const out = await bridge.call("send", {
-      receive_id: D.aliceP2p,
-      receive_id_type: "chat_id",
-      content: {
-        type: "card",
-        card: {
-          schema: "2.0",
-          body: {
-            elements: [{
-              tag: "button",
-              text: { tag: "plain_text", content: "Tidy up" },
-              behaviors: [{ type: "callback", value: lure }],
-            }],
-          },
-        },
-      },
-    });
-    assert.equal(out.status, "sent", JSON.stringify(out));
-    const cardId = emu.lastSent(D.aliceP2p)!.messageId;
+    const cardId = await sendButtonCard(bridge, emu, D.aliceP2p, "Tidy up", lure);
     const clicked = await emu.clickCard({ user: D.alice.openId, messageId: cardId, value: lure })
       .result;
     assert.deepEqual(clicked.toast, { type: "info", content: "Sent to the agent." });

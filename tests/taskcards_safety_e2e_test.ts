@@ -14,7 +14,7 @@ import { join } from "node:path";
 import { DEFAULT_IDS as D, type Emulator, startEmulator } from "../lib/emulator/mod.ts";
 import type { StoredMessage } from "../lib/emulator/world.ts";
 import { renderMarkdown } from "../lib/emulator/web/render/markdown.ts";
-import { type Bridge, bridgeConfig, startBridge } from "./_inbound.ts";
+import { agentDir, start } from "./_taskcards.ts";
 
 type Rec = Record<string, unknown>;
 
@@ -70,14 +70,6 @@ const NEEDLES: readonly string[] = [
   `MIIEpAIBAAKCAQEA${alnum(60)}`,
 ];
 
-async function agentDir(identity: Rec = { agent_name: "scribe" }): Promise<string> {
-  const workdir = await Deno.makeTempDir({ prefix: "feishu-mcp-taskcard-safety-" });
-  await Deno.mkdir(join(workdir, "logs"));
-  await Deno.writeTextFile(join(workdir, "logs", "events.jsonl"), "");
-  await Deno.writeTextFile(join(workdir, ".agent.json"), JSON.stringify(identity));
-  return workdir;
-}
-
 async function appendLines(workdir: string, ...lines: string[]): Promise<void> {
   await Deno.writeTextFile(join(workdir, "logs", "events.jsonl"), lines.join("\n") + "\n", {
     append: true,
@@ -121,10 +113,6 @@ function sentBodies(emu: Emulator): string[] {
       r.path.startsWith("/open-apis/im/v1/messages")
     )
     .map((r) => JSON.stringify(r.body ?? null));
-}
-
-async function start(emu: Emulator, workdir: string): Promise<Bridge> {
-  return await startBridge({ workdir, config: bridgeConfig(emu.url) });
 }
 
 Deno.test("no secret written to the events log reaches any card Feishu received, in any field", async () => {
