@@ -9,6 +9,7 @@ export { approvalCard, type ApprovalTexts } from "./approval.ts";
 export { type ControlButton, controlCard } from "./control.ts";
 export { taskCardWrapper } from "./taskcard.ts";
 export { cutEscaped, escapeMarkdown } from "./markdown.ts";
+export { headerName } from "./name.ts";
 export {
   COMMAND_NAMES,
   fill,

@@ -5,7 +5,7 @@
  * @module
  */
 
-import { messagesFor } from "../cards/mod.ts";
+import { headerName, messagesFor } from "../cards/mod.ts";
 import { createClaimer } from "./claims.ts";
 import { agentProfile, collectKanbanData } from "./data.ts";
 import { readBrief, systemDocuments } from "./docs.ts";
@@ -58,7 +58,7 @@ export function createLocalCommands(options: LocalCommandsOptions): LocalCommand
   /** The agent's language table, its name for the header, and the redactor. */
   const language = async (): Promise<CardView> => {
     const p = await profile();
-    return { ...messagesFor(p.language), brand: brandOf(p.name), redact };
+    return { ...messagesFor(p.language), brand: headerName(p.name) || null, redact };
   };
 
   const signal = async (m: CardView, command: "refresh" | "sleep" | "clear") => {
@@ -141,12 +141,4 @@ export function createLocalCommands(options: LocalCommandsOptions): LocalCommand
       }
     },
   };
-}
-
-/** A header brand from the agent's name: one line, no control characters; null when empty. */
-function brandOf(name: string | null): string | null {
-  if (typeof name !== "string") return null;
-  // deno-lint-ignore no-control-regex -- control characters are exactly what is removed
-  const flat = name.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]+/g, " ").trim();
-  return flat === "" ? null : flat;
 }

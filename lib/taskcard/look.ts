@@ -8,7 +8,7 @@
  * @module
  */
 
-import { fill, type Messages, messagesFor } from "../../cards/mod.ts";
+import { fill, headerName, type Messages, messagesFor } from "../../cards/mod.ts";
 import { machineTimeZone, validTimeZone } from "../core/mod.ts";
 import type { Redact } from "./project.ts";
 import { type FrameLook, renderEventGroups } from "./render.ts";
@@ -37,8 +37,7 @@ export const NAME_CHARS = 40;
 /** A name fit for a one-line plain-text title: no control characters, bounded. */
 function cleanName(name: string | null, redact: Redact): string {
   if (typeof name !== "string") return "";
-  // deno-lint-ignore no-control-regex -- control characters are exactly what is removed
-  const flat = redact(name).replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]+/g, " ").trim();
+  const flat = headerName(redact(name));
   const cps = Array.from(flat);
   return cps.length <= NAME_CHARS ? flat : `${cps.slice(0, NAME_CHARS - 1).join("")}…`;
 }
