@@ -33,6 +33,7 @@ export {
 export { codePointLength, isoSeconds, truncateCodePoints, utf8Length } from "./text.ts";
 export { writeFileAtomic } from "./fs.ts";
 export { canonicalJson } from "./json.ts";
+export { boundedValue } from "./bounded.ts";
 export { exponentialDelay } from "./backoff.ts";
 export { defaultDeps, type Deps } from "./deps.ts";
 export { currentWorkerKind, serveWorker, type WorkerKind, workerName } from "./worker.ts";

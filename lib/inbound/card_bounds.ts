@@ -12,6 +12,7 @@
  * @module
  */
 
+import { boundedValue } from "../core/mod.ts";
 import type { RawEnvelope } from "../feishu/mod.ts";
 
 /** The deepest a click's value may nest (objects and arrays). */
@@ -27,21 +28,6 @@ export function clickPlaceholder(why: "depth" | "size"): { truncated: true; note
       ? `The card sent a value nested deeper than ${CLICK_VALUE_MAX_DEPTH} levels; it was dropped.`
       : `The card sent a value larger than ${CLICK_VALUE_MAX_BYTES} bytes; it was dropped.`,
   };
-}
-
-/** How deeply `value` nests (a scalar is 0), stopping once past `stopAbove`. */
-function depthOf(value: unknown, stopAbove: number): number {
-  let max = 0;
-  const stack: [unknown, number][] = [[value, 1]];
-  while (stack.length > 0) {
-    const [v, d] = stack.pop()!;
-    if (typeof v !== "object" || v === null) continue;
-    if (d > max && (max = d) > stopAbove) return max;
-    for (const child of Array.isArray(v) ? v : Object.values(v)) {
-      if (typeof child === "object" && child !== null) stack.push([child, d + 1]);
-    }
-  }
-  return max;
 }
 
 const encoder = new TextEncoder();
@@ -67,7 +53,9 @@ export function overBounds(value: unknown): "depth" | "size" | null {
       return null;
     }
   }
-  if (depthOf(measured, CLICK_VALUE_MAX_DEPTH) > CLICK_VALUE_MAX_DEPTH) return "depth";
+  // Only an object or array can be too deep (a scalar, `undefined` included, never is).
+  const nested = typeof measured === "object" && measured !== null;
+  if (nested && boundedValue(measured, CLICK_VALUE_MAX_DEPTH) === undefined) return "depth";
   if (typeof value === "string") return null;
   const json = JSON.stringify(measured);
   return json !== undefined && encoder.encode(json).length > CLICK_VALUE_MAX_BYTES ? "size" : null;

@@ -20,8 +20,7 @@
  * @module
  */
 
-import { redactText } from "../core/mod.ts";
-import { boundedValue } from "./bounded.ts";
+import { boundedValue, redactText } from "../core/mod.ts";
 import { humanText } from "./human_text.ts";
 import type { Group, Metadata, Projection, Row, TextRow, ToolRow } from "./types.ts";
 

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { Redactor } from "../core/mod.ts";
-import { boundedValue } from "./bounded.ts";
+import { boundedValue } from "../core/mod.ts";
 import {
   emptyState,
   EVENT_WINDOW,

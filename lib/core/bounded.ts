@@ -1,7 +1,7 @@
 /**
- * Values from the events log with a bounded nesting depth: whatever a row
- * holds, what the projection keeps can be copied and compared without
- * recursing deeper than a few levels (a row nested 100 000 levels deep
+ * Untrusted JSON values with a bounded nesting depth (an events-log row, a
+ * card click's value): what is kept can be copied and compared without
+ * recursing deeper than a few levels (a value nested 100 000 levels deep
  * parses fine, but would overflow the stack of a recursive copy).
  * @module
  */
