@@ -3,9 +3,12 @@
  * one eligible session of the app (cluster mode), queued while none is up,
  * fragmented on request, sent as a `type=event` or `type=card` frame,
  * matched to its ACK by the frame `message_id`, and pushed again with the
- * same `event_id` when no ACK came within the ACK timeout (on the emulator
- * clock). A callback (a card click) is never pushed again: when its ACK
- * timeout passes it times out, and ACKs after that are kept as late.
+ * same `event_id` when no ACK with code 200 came within the ACK timeout (on
+ * the emulator clock): Feishu counts an event as delivered only when the
+ * client processed it without an error, and the node-sdk answers `{code:
+ * 500}` when its handler throws. A callback (a card click) is never pushed
+ * again: when its ACK timeout passes it times out, and ACKs after that are
+ * kept as late.
  * @module
  */
 
@@ -76,15 +79,21 @@ export interface EventRecord {
   attempts: DeliveryAttempt[];
   /** Redeliveries after an ACK timeout. */
   redeliveries: number;
-  /** The first accepted ACK. */
+  /** The first accepted ACK (code 200; any code for a callback). */
   ack?: Ack;
   /** Every accepted ACK (duplicates included). */
   acks: Ack[];
+  /**
+   * ACKs of an event (not a callback) whose code is not 200: each is a failed
+   * delivery, and the event is pushed again when its ACK timeout passes, as
+   * if no ACK had come.
+   */
+  failedAcks: Ack[];
   /** ACKs received while ACK handling was withheld. */
   ignoredAcks: Ack[];
   /** ACKs of a callback that arrived after it timed out (never applied). */
   lateAcks: Ack[];
-  /** Resolves with the first accepted ACK. */
+  /** Resolves with the client's first answer, whatever its code (a failed one included). */
   ackPromise: Promise<Ack>;
 }
 
@@ -154,6 +163,7 @@ export class Deliveries {
       attempts: [],
       redeliveries: 0,
       acks: [],
+      failedAcks: [],
       ignoredAcks: [],
       lateAcks: [],
       ackPromise,
@@ -232,6 +242,12 @@ export class Deliveries {
     }
     if (record.status === "timed_out") {
       record.lateAcks.push(ack);
+      return announce();
+    }
+    if (ack.code !== 200 && !record.callback) {
+      // A failed delivery: the ACK timer stays armed, so the timeout pushes it again.
+      record.failedAcks.push(ack);
+      internal.resolve(ack); // `ack` settles with the first answer, whatever its code
       return announce();
     }
     record.acks.push(ack);

@@ -140,11 +140,62 @@ Deno.test("WS delivery ACKs carry the handler outcome: 500 when it throws, the n
   await emu.ws.whenReady();
   const thrown = emu.userSends({ user: D.alice.openId, chat: D.aliceP2p, text: "boom" });
   assert.equal((await thrown.ack).code, 500);
+  assert.equal(emu.event(thrown.eventId)?.ack, undefined);
   const read = emu.userReads({ user: D.alice.openId, messageIds: [thrown.messageId!] });
   const ack = await read.ack;
   assert.equal(ack.code, 200);
   assert.equal(ack.data, "no im.message.message_read_v1 event handle");
   assert.match(ack.bizRt ?? "", /^-?\d+$/);
+});
+
+Deno.test("WS delivery counts an ACK whose code is not 200 as a failed delivery and pushes the event again after the ACK timeout", async () => {
+  const clock = new ManualEmuClock();
+  await using emu = await startEmulator({ clock });
+  let failing = true;
+  await using ws = startWs(emu, {
+    "im.message.receive_v1": () => {
+      if (failing) throw new Error("disk full");
+    },
+  });
+  await emu.ws.whenReady();
+  const sent = emu.userSends({ user: D.alice.openId, chat: D.aliceP2p, text: "again" });
+  assert.equal((await sent.ack).code, 500);
+  const failed = emu.event(sent.eventId)!;
+  assert.equal(failed.status, "delivered");
+  assert.deepEqual(failed.failedAcks.map((a) => a.code), [500]);
+  assert.deepEqual(failed.acks, []);
+  failing = false;
+  clock.advance(emu.settings.ackTimeoutMs - 1);
+  assert.equal(emu.event(sent.eventId)?.attempts.length, 1);
+  clock.advance(1);
+  await emu.waitFor(() => emu.event(sent.eventId)?.status === "acked");
+  const record = emu.event(sent.eventId)!;
+  assert.deepEqual(record.attempts.map((a) => a.reason), ["first", "redelivery"]);
+  assert.equal(record.ack?.code, 200);
+  assert.equal(record.redeliveries, 1);
+  assert.deepEqual(ws.seen.map((s) => (s.data as Msg).event_id), [sent.eventId, sent.eventId]);
+  assert.equal(clock.pending(), 0);
+});
+
+Deno.test("WS delivery gives up on an event that keeps failing after maxRedeliveries, like a missing ACK", async () => {
+  const clock = new ManualEmuClock();
+  await using emu = await startEmulator({ clock, ackTimeoutMs: 500, maxRedeliveries: 2 });
+  await using _ws = startWs(emu, {
+    "im.message.receive_v1": () => {
+      throw new Error("disk full");
+    },
+  });
+  await emu.ws.whenReady();
+  const sent = emu.userSends({ user: D.alice.openId, chat: D.aliceP2p, text: "doomed" });
+  for (let n = 1; n <= 3; n++) {
+    await emu.waitFor(() => emu.event(sent.eventId)?.failedAcks.length === n);
+    clock.advance(500);
+  }
+  const record = emu.event(sent.eventId)!;
+  assert.equal(record.status, "expired");
+  assert.equal(record.attempts.length, 3);
+  assert.equal(record.ack, undefined);
+  assert.equal(clock.pending(), 0);
 });
 
 Deno.test("WS delivery with readyOn open pushes at once, before the first ping, and redelivery recovers a lost frame", async () => {
