@@ -98,17 +98,59 @@ function migrate(db: DatabaseSync, path: string): void {
   }
   for (const m of MIGRATIONS) {
     if (m.version <= current) continue;
-    db.exec("BEGIN IMMEDIATE");
     try {
-      db.exec(m.sql);
-      db.prepare(
-        "INSERT INTO meta (key, value) VALUES ('schema_version', ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
-      ).run(String(m.version));
-      db.exec("COMMIT");
+      inTransaction(db, () => {
+        db.exec(m.sql);
+        db.prepare(
+          "INSERT INTO meta (key, value) VALUES ('schema_version', ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
+        ).run(String(m.version));
+      });
     } catch (err) {
-      db.exec("ROLLBACK");
       throw storeError(path, `migration ${m.version} (${m.name}) failed`, err);
     }
+  }
+}
+
+/**
+ * Runs `fn` in one transaction (`begin` opens it) and commits; on any failure
+ * rolls back and rethrows the ORIGINAL error. SQLite rolls a transaction back
+ * by itself after some errors (SQLITE_FULL, SQLITE_IOERR, an `OR ROLLBACK`
+ * conflict), and our ROLLBACK then fails with "cannot rollback - no
+ * transaction is active": that second error must not hide the first.
+ *
+ * @example
+ * ```ts
+ * import { DatabaseSync } from "node:sqlite";
+ * import { inTransaction } from "./db.ts";
+ * const db = new DatabaseSync(":memory:");
+ * db.exec("CREATE TABLE t (k TEXT PRIMARY KEY)");
+ * db.exec("INSERT INTO t VALUES ('a')");
+ * let message = "";
+ * try {
+ *   inTransaction(db, () => db.exec("INSERT OR ROLLBACK INTO t VALUES ('a')"));
+ * } catch (err) {
+ *   message = (err as Error).message;
+ * }
+ * if (!message.includes("UNIQUE")) throw new Error(message);
+ * ```
+ */
+export function inTransaction<T>(
+  db: DatabaseSync,
+  fn: () => T,
+  begin: "BEGIN" | "BEGIN IMMEDIATE" = "BEGIN IMMEDIATE",
+): T {
+  db.exec(begin);
+  try {
+    const out = fn();
+    db.exec("COMMIT");
+    return out;
+  } catch (err) {
+    try {
+      db.exec("ROLLBACK");
+    } catch {
+      // Already rolled back by SQLite (see above); the original error is the news.
+    }
+    throw err;
   }
 }
 

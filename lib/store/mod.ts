@@ -11,7 +11,7 @@
 import { join } from "node:path";
 import type { DatabaseSync } from "node:sqlite";
 import { type Clock, stateDir } from "../core/mod.ts";
-import { openDatabase } from "./db.ts";
+import { inTransaction, openDatabase } from "./db.ts";
 import { RecordStore } from "./records.ts";
 import { ContactStore } from "./contacts.ts";
 import { IdentityStore } from "./identity.ts";
@@ -99,15 +99,7 @@ export function openStore(workdir: string, clock: Clock): Store {
     journalFigures: new JournalFiguresStore(db, now),
     searcher,
     transaction<T>(fn: () => T): T {
-      db.exec("BEGIN IMMEDIATE");
-      try {
-        const out = fn();
-        db.exec("COMMIT");
-        return out;
-      } catch (err) {
-        db.exec("ROLLBACK");
-        throw err;
-      }
+      return inTransaction(db, fn);
     },
     close() {
       searcher.close();

@@ -6,6 +6,7 @@
 
 import type { DatabaseSync, SQLInputValue } from "node:sqlite";
 import type { BridgeRecord, RecordKind } from "./record_types.ts";
+import { inTransaction } from "./db.ts";
 
 /** The columns of a record as written, besides its kind and JSON. */
 interface RecordColumns {
@@ -210,14 +211,9 @@ export class RecordStore {
     const stmt = this.#db.prepare(
       "UPDATE records SET is_read = 1 WHERE account = ? AND id = ? AND direction = 'incoming'",
     );
-    this.#db.exec("BEGIN");
-    try {
+    inTransaction(this.#db, () => {
       for (const id of ids) stmt.run(account, id);
-      this.#db.exec("COMMIT");
-    } catch (err) {
-      this.#db.exec("ROLLBACK");
-      throw err;
-    }
+    }, "BEGIN");
   }
 
   /** Conversations with their newest record, totals and unread counts, newest first. */

@@ -361,3 +361,19 @@ Deno.test("TaskCardStore: a binding stored before activity was kept is aged by i
     await Deno.remove(dir, { recursive: true });
   }
 });
+
+Deno.test("Store.transaction() rethrows the statement's error when SQLite already rolled the transaction back", () =>
+  withStore((s) => {
+    // An OR ROLLBACK conflict ends the transaction inside SQLite, as SQLITE_FULL
+    // does; our ROLLBACK then has nothing to roll back.
+    assert.throws(
+      () =>
+        s.transaction(() => {
+          s.records.insert(msg(1));
+          s.db.exec("INSERT OR ROLLBACK INTO meta (key, value) VALUES ('app', 'other')");
+        }),
+      /UNIQUE constraint failed/,
+    );
+    assert.equal(s.records.get("main", msg(1).id), null);
+    assert.equal(s.transaction(() => s.records.insert(msg(2))), true);
+  }));
