@@ -35,6 +35,7 @@ export { writeFileAtomic } from "./fs.ts";
 export { canonicalJson } from "./json.ts";
 export { boundedValue } from "./bounded.ts";
 export { exponentialDelay } from "./backoff.ts";
+export { storageErrorText, type StorageFault, storageFault } from "./storage.ts";
 export { defaultDeps, type Deps } from "./deps.ts";
 export { currentWorkerKind, serveWorker, type WorkerKind, workerName } from "./worker.ts";
 export { type JobOutcome, JobRunner } from "./job_runner.ts";

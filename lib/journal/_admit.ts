@@ -1,7 +1,8 @@
 /**
  * The intake commit: one `kv.atomic()` that checks every dedupe key is
- * absent, sets them with a time to live, appends the entry (and any body
- * parts) to the chat's FIFO and enqueues the chat's doorbell.
+ * absent, sets them with a time to live and appends the entry (and any body
+ * parts) to the chat's FIFO. No KV queue message: Deno panics the whole
+ * process when a queue dequeue hits a full disk (see `mod.ts`).
  * @module
  */
 
@@ -10,7 +11,6 @@ import {
   bodyKey,
   dedupeKey,
   type DedupeValue,
-  type Doorbell,
   fifoKey,
   type FifoValue,
   stagedKey,
@@ -96,8 +96,6 @@ async function commitLoop(
     const entry: FifoValue = { ...body.stored, admittedAt: at, attempts: 0, retryAt: 0 };
     op.set(entryKey, entry);
     body.parts.forEach((part, i) => op.set(bodyKey(seq, i), part));
-    const bell: Doorbell = { doorbell: [input.account, input.chatKey] };
-    op.enqueue(bell);
     const res = await op.commit();
     if (res.ok) return { result: "queued", seq, races };
     const seen = await ctx.kv.getMany(keys.map((k) => dedupeKey(input.account, k)));

@@ -89,29 +89,6 @@ export interface DedupeValue {
   at: number;
 }
 
-/** The queue message that wakes a chat's worker. */
-export interface Doorbell {
-  doorbell: [account: string, chatKey: string];
-}
-
-/**
- * Reads a doorbell from a queue message, or `null` for anything else.
- *
- * @example
- * ```ts
- * import { readDoorbell } from "./_keys.ts";
- * const d = readDoorbell({ doorbell: ["main", "oc_1"] });
- * if (d?.[1] !== "oc_1" || readDoorbell({ other: 1 }) !== null) throw new Error();
- * ```
- */
-export function readDoorbell(message: unknown): [string, string] | null {
-  if (typeof message !== "object" || message === null) return null;
-  const bell = (message as Partial<Doorbell>).doorbell;
-  if (!Array.isArray(bell) || bell.length !== 2) return null;
-  const [account, chatKey] = bell;
-  return typeof account === "string" && typeof chatKey === "string" ? [account, chatKey] : null;
-}
-
 /**
  * The in-memory name of a chat; the NUL separator cannot occur in either part.
  *

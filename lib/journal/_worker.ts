@@ -69,7 +69,7 @@ export async function runChatWorker(
       } catch (err) {
         if (host.signal.aborted) return;
         // A KV fault outside the handler: report it and retry after the base
-        // delay instead of letting the chat stall until the next doorbell.
+        // delay instead of letting the chat stall until the next admit.
         host.report("fault");
         host.log.error("journal worker fault", { ...chat, error: errorText(err) });
         await host.clock.sleep(exponentialDelay(1, host.backoff), host.signal).catch((e) => {

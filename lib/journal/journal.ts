@@ -7,7 +7,7 @@
 
 import type { Clock, Logger } from "../core/mod.ts";
 import { commitAdmit } from "./_admit.ts";
-import { chatId, DEDUPE_PREFIX, readDoorbell } from "./_keys.ts";
+import { chatId, DEDUPE_PREFIX } from "./_keys.ts";
 import { type Found, readDeadLetters, readHeads } from "./_scan.ts";
 import { SeqAllocator } from "./_seq.ts";
 import { runChatWorker, type WorkerHost } from "./_worker.ts";
@@ -60,11 +60,9 @@ export class Journal implements AsyncDisposable {
     processed: 0,
     failures: 0,
     faults: 0,
-    doorbells: 0,
     inFlight: 0,
   };
   #handler: JobHandler | null = null;
-  #listening: Promise<void> | null = null;
   #closing: Promise<void> | null = null;
   #idleWaiters: { resolve: () => void; reject: (e: unknown) => void }[] = [];
 
@@ -78,10 +76,11 @@ export class Journal implements AsyncDisposable {
   }
 
   /**
-   * Admits one event in a single atomic commit: dedupe check-and-set, FIFO
-   * append and doorbell. Resolves `"duplicate"` (and writes nothing) when any
+   * Admits one event in a single atomic commit: dedupe check-and-set and FIFO
+   * append, then kicks the chat's worker. Resolves `"duplicate"` (and writes nothing) when any
    * dedupe key of this account was admitted before. Safe to ACK the event
-   * once it resolves.
+   * once it resolves; when it rejects (the commit failed: a full disk, say)
+   * nothing was written and the event must not be acknowledged.
    */
   async admit(input: AdmitInput): Promise<AdmitResult> {
     if (this.#closing) throw new Error("Expected an open journal but found it closed");
@@ -110,8 +109,8 @@ export class Journal implements AsyncDisposable {
   }
 
   /**
-   * Starts the workers: registers the doorbell listener and resumes every
-   * non-empty FIFO. Call once.
+   * Starts the workers: resumes every non-empty FIFO found at open; later
+   * admits kick their chat's worker directly. Call once.
    */
   start(handler: JobHandler): void {
     if (this.#closing) throw new Error("Expected an open journal but found it closed");
@@ -119,15 +118,6 @@ export class Journal implements AsyncDisposable {
       throw new Error("Expected start() to be called once but found a second call");
     }
     this.#handler = handler;
-    this.#listening = this.#kv.listenQueue((message: unknown) => {
-      const bell = readDoorbell(message);
-      if (bell === null) {
-        this.#settings.log.warn("journal queue message is not a doorbell; ignored");
-        return;
-      }
-      this.#counts.doorbells++;
-      if (!this.#closing) this.#kick(this.#chat(bell[0], bell[1]));
-    });
     for (const chat of this.#chats.values()) if (chat.depth > 0) this.#kick(chat);
   }
 
@@ -145,7 +135,6 @@ export class Journal implements AsyncDisposable {
       processed: this.#counts.processed,
       failures: this.#counts.failures,
       faults: this.#counts.faults,
-      doorbells: this.#counts.doorbells,
     };
   }
 
@@ -184,7 +173,7 @@ export class Journal implements AsyncDisposable {
   /**
    * Stops cleanly: aborts `job.signal`, waits for admits in progress and for
    * running handlers (an entry whose handler throws after the abort stays,
-   * with no attempt counted), then closes the KV file and its listener.
+   * with no attempt counted), then closes the KV file.
    */
   close(): Promise<void> {
     this.#closing ??= this.#shutdown();
@@ -205,7 +194,6 @@ export class Journal implements AsyncDisposable {
     }
     await Promise.allSettled(waits);
     this.#kv.close();
-    await this.#listening;
     const waiters = this.#idleWaiters.splice(0);
     for (const w of waiters) w.reject(new Error("Expected an open journal but found it closed"));
   }

@@ -243,16 +243,18 @@ Deno.test("admit() keeps a payload larger than one KV value whole", () =>
     assert.deepEqual(got, { text });
   }));
 
-Deno.test("start() listens for doorbells: each admit rings once", () =>
+Deno.test("start() wakes a chat's worker for each later admit, in process", () =>
   withTempDir(async (dir) => {
     await using j = await openTestJournal(dir);
+    const seen: unknown[] = [];
+    j.start((job) => void seen.push(job.payload));
     await j.admit(ev("oc_1", "e1"));
-    await j.admit(ev("oc_2", "e2"));
-    assert.equal(await j.admit(ev("oc_2", "e2")), "duplicate");
-    j.start(() => {});
     await j.idle();
-    await until(() => j.stats().doorbells >= 2);
-    assert.equal(j.stats().doorbells, 2);
+    await j.admit(ev("oc_2", "e2"));
+    await j.admit(ev("oc_1", "e3"));
+    await j.idle();
+    assert.equal(seen.length, 3);
+    assert.equal(j.stats().processed, 3);
   }));
 
 Deno.test("admit() and start() refuse to run on a closed journal", () =>

@@ -8,9 +8,11 @@
  *
  * Guarantees:
  * - `admit` checks every dedupe key is absent, sets them (7-day TTL by
- *   default, never under 24 h), appends the payload to the chat's FIFO and
- *   enqueues the chat's doorbell in a single `kv.atomic()` commit. A crash
- *   can never keep a dedupe key without its entry, or the reverse.
+ *   default, never under 24 h) and appends the payload to the chat's FIFO in
+ *   a single `kv.atomic()` commit. A crash can never keep a dedupe key
+ *   without its entry, or the reverse. When the commit fails (a full or
+ *   read-only disk) `admit` rejects and nothing was written: the caller must
+ *   not acknowledge the event.
  * - Entries of one chat are handled one at a time, in the order `admit` was
  *   called; chats run in parallel. An entry is deleted only after its handler
  *   resolved, so a crash re-runs at most the one entry per chat that was
@@ -23,10 +25,13 @@
  *   counted, and the chat moves on. A handler that knows its job can never
  *   succeed throws `PermanentFailure`: dead-lettered after that one run;
  *   one that must wait throws `RetryLater` (see `failureStep` in types.ts).
- * - The KV queue message is only a doorbell (Deno's `listenQueue` runs
- *   handlers concurrently, out of order, and redelivers): it kicks the chat's
- *   worker and does no work itself. `admit` also kicks the worker directly
- *   after its commit, and `start` resumes every non-empty FIFO found at open.
+ * - Workers are woken in process: `admit` kicks the chat's worker after its
+ *   commit, and `start` resumes every non-empty FIFO found at open (a crash
+ *   loses no wake-up: the FIFO is the state). The journal uses no KV queue
+ *   (`enqueue`/`listenQueue`): Deno panics the whole process ("KV queue
+ *   dequeue failed: database or disk is full") when a dequeue hits a full
+ *   disk, and the kick plus the scan at open already did all a doorbell did.
+ *   Queue messages an older version left in the file are never read.
  * - One process per KV file (the server's workdir lock): sequence numbers are
  *   allocated in process, seeded above the largest key at open and above
  *   `clock.now() * 1000`.
@@ -39,7 +44,6 @@
  * | `["journal", "fifo", account, chatKey, seq]` | `{admittedAt, attempts, retryAt, lastError?, body?, parts}` |
  * | `["journal", "body", seq, part]` | `Uint8Array`, part of a payload over 60 000 bytes |
  * | `["journal", "dead", account, chatKey, seq]` | `{admittedAt, attempts, error, deadAt, body?, parts}` |
- * | queue message | `{doorbell: [account, chatKey]}` |
  *
  * `seq` is a number; `body` is the payload's UTF-8 JSON. Large payloads
  * (up to 704 KiB) are split into `body` parts written in the same commit;

@@ -108,8 +108,6 @@ export interface JournalStats {
   failures: number;
   /** KV errors outside the handler (the worker retried after the base delay). */
   faults: number;
-  /** Doorbell messages received from the KV queue. */
-  doorbells: number;
 }
 
 /** An entry that exhausted its attempts. */

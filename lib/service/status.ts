@@ -188,7 +188,7 @@ export function connectionView(s: LongConnectionStatus): ConnectionView {
  * import assert from "node:assert/strict";
  * const s = journalView({
  *   fifo: [{ account: "main", chatKey: "oc_1", depth: 2 }], pending: 2, inFlight: 1, deadLetters: 0,
- *   admitted: 5, duplicates: 1, processed: 3, failures: 0, faults: 0, doorbells: 5,
+ *   admitted: 5, duplicates: 1, processed: 3, failures: 0, faults: 0,
  * });
  * assert.deepEqual(s.fifo, [{ account: "main", chat: "oc_1", depth: 2 }]);
  * assert.equal(s.in_flight, 1);
@@ -204,7 +204,6 @@ export function journalView(s: JournalStats) {
     processed: s.processed,
     failures: s.failures,
     faults: s.faults,
-    doorbells: s.doorbells,
     fifo: s.fifo.map((c) => ({ account: c.account, chat: c.chatKey, depth: c.depth })),
   };
 }
