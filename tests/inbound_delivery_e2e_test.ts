@@ -80,7 +80,7 @@ Deno.test("duplicate and re-delivered events give one record, also after a resta
     await emu.waitFor(() => emu.event(m3.eventId)!.acks.length === 2);
     assert.equal(emu.event(m1.eventId)!.redeliveries, 1);
     assert.equal(emu.event(m2.eventId)!.acks.length, 2);
-    assert.deepEqual((await bridge.account()).intake, { queued: 3, duplicates: 3, ignored: 0 });
+    assert.deepEqual((await bridge.account()).intake, { queued: 3, duplicates: 3, ignored: 0, failed: 0 });
     await drained(bridge);
     assert.deepEqual((await bridge.records(D.aliceP2p)).map((r) => r.text), [
       "one",
@@ -103,7 +103,7 @@ Deno.test("duplicate and re-delivered events give one record, also after a resta
       return (a.backfill as Rec | null)?.seen === 3 && a;
     }, { what: "the start-up backfill" });
     // Two redeliveries, three history items: all recognised, none queued.
-    assert.deepEqual(account.intake, { queued: 0, duplicates: 5, ignored: 0 });
+    assert.deepEqual(account.intake, { queued: 0, duplicates: 5, ignored: 0, failed: 0 });
     assert.equal((account.backfill as Rec).queued, 0);
     await drained(bridge);
     assert.deepEqual((await bridge.records(D.aliceP2p)).map((r) => r.text), [
@@ -223,6 +223,7 @@ Deno.test("backfill recovers messages Feishu never pushed once the connection co
       seen: 6,
       queued: 4,
       errors: 0,
+      truncated: 0,
       at: null,
     });
     assert.equal(

@@ -5,6 +5,15 @@
  * does not list — and feed unseen messages through the same intake (same
  * dedupe keys), flagged as backfilled. Nothing is admitted twice; nothing
  * that arrived while we were away is lost.
+ *
+ * Only the gap is read: the main flow from the second of the chat's newest
+ * stored message (Feishu's `start_time` is in seconds, so that second is
+ * re-read and nothing in it is skipped), a topic newest first until its first
+ * message already stored. Bounded: `maxChats` per run, `maxPages` per chat
+ * (a chat cut short counts in `truncated`). A catch-up after a storage outage
+ * passes `sinceMs` (reach back at least to the oldest message that could not
+ * be written) and `extraChats` (chats of failed events the store has never
+ * seen).
  * @module
  */
 
@@ -21,8 +30,14 @@ export interface BackfillOptions {
   intake: Intake;
   log: Logger;
   now: () => number;
-  /** Look back this far before the newest stored message (clock skew, same-second messages). */
+  /** Look back this far before the newest stored message (default 0: its second is re-read anyway). */
   overlapMs?: number;
+  /** Reach back at least to this Feishu time (ms) in every chat (a catch-up after an outage). */
+  sinceMs?: number;
+  /** Chats to cover besides the store's active ones, from `since` (ms). */
+  extraChats?: { chatId: string; chatType: string | null; since: number }[];
+  /** At most this many pages (50 messages) of one chat's main flow or topic (default 20). */
+  maxPages?: number;
   /** Never look back further than this. */
   maxLookbackMs?: number;
   /** At most this many chats per run (newest activity first). */
@@ -40,7 +55,12 @@ export interface BackfillReport {
   seen: number;
   queued: number;
   errors: number;
+  /** Chats or topics whose listing stopped at `maxPages` with more to read. */
+  truncated: number;
 }
+
+/** Default bound of pages per chat main flow or topic (50 messages each). */
+export const DEFAULT_MAX_PAGES = 20;
 
 interface ChatScope {
   chatId: string;
@@ -52,16 +72,37 @@ interface ChatScope {
 /** Runs one backfill pass over the account's active chats. */
 export async function backfill(options: BackfillOptions): Promise<BackfillReport> {
   const { api, records, log } = options;
-  const overlap = options.overlapMs ?? 60_000;
+  const overlap = options.overlapMs ?? 0;
   const floor = options.now() - (options.maxLookbackMs ?? 7 * 24 * 3600_000);
-  const report: BackfillReport = { chats: 0, threads: 0, seen: 0, queued: 0, errors: 0 };
-  const chats = records.activeChats(api.alias).slice(0, options.maxChats ?? 50);
-  for (const chat of chats) {
+  const report: BackfillReport = {
+    chats: 0,
+    threads: 0,
+    seen: 0,
+    queued: 0,
+    errors: 0,
+    truncated: 0,
+  };
+  const reach = options.sinceMs ?? Infinity;
+  const scopes = new Map<string, ChatScope>();
+  for (const chat of records.activeChats(api.alias)) {
+    const since = Math.max(floor, Math.min(chat.latest - overlap, reach));
+    scopes.set(chat.chatId, { chatId: chat.chatId, chatType: chat.chatType, since });
+  }
+  for (const extra of options.extraChats ?? []) {
+    const known = scopes.get(extra.chatId);
+    const since = Math.max(floor, Math.min(known?.since ?? Infinity, extra.since));
+    scopes.set(extra.chatId, { ...extra, chatType: known?.chatType ?? extra.chatType, since });
+  }
+  // Catch-up chats first (they lost events for sure), then by newest activity.
+  const extras = new Set((options.extraChats ?? []).map((c) => c.chatId));
+  const ordered = [...scopes.values()].sort((a, b) =>
+    Number(extras.has(b.chatId)) - Number(extras.has(a.chatId))
+  );
+  for (const scope of ordered.slice(0, options.maxChats ?? 50)) {
     if (options.signal?.aborted) break;
     report.chats++;
-    const scope = { ...chat, since: Math.max(floor, chat.latest - overlap) };
     const threads = new Set(
-      records.activeThreads(api.alias, chat.chatId, floor, options.maxThreads ?? 20),
+      records.activeThreads(api.alias, scope.chatId, floor, options.maxThreads ?? 20),
     );
     try {
       await listChat(scope, threads, options, report);
@@ -74,7 +115,7 @@ export async function backfill(options: BackfillOptions): Promise<BackfillReport
       report.errors++;
       log.warn("backfill of a chat failed", {
         account: api.alias,
-        chat: chat.chatId,
+        chat: scope.chatId,
         error: (err as Error).message,
       });
     }
@@ -91,7 +132,17 @@ async function listChat(
   report: BackfillReport,
 ): Promise<void> {
   let pageToken: string | undefined;
+  let pages = 0;
   do {
+    if (pages++ >= (options.maxPages ?? DEFAULT_MAX_PAGES)) {
+      report.truncated++;
+      options.log.warn("backfill of a chat stopped at its page bound", {
+        account: options.api.alias,
+        chat: scope.chatId,
+        pages: pages - 1,
+      });
+      return;
+    }
     // No end time: Feishu's clock may run ahead of ours, and a cut at our "now"
     // would skip the newest messages. The start is on Feishu's clock already
     // (the newest stored create_time, minus the overlap).
@@ -111,8 +162,9 @@ async function listChat(
 }
 
 /**
- * One topic, newest first, until a page reaches messages older than
- * `scope.since` (no time range: Feishu's thread container may not honour one).
+ * One topic, newest first, until its first message already stored or older
+ * than `scope.since` (no time range: Feishu's thread container may not
+ * honour one).
  */
 async function listThread(
   scope: ChatScope,
@@ -122,17 +174,23 @@ async function listThread(
 ): Promise<void> {
   let pageToken: string | undefined;
   const fresh: FeishuMessage[] = [];
+  let pages = 0;
   do {
+    if (pages++ >= (options.maxPages ?? DEFAULT_MAX_PAGES)) {
+      report.truncated++;
+      break;
+    }
     const page = await options.api.listMessages({
       containerIdType: "thread",
       containerId: threadId,
       pageToken,
       order: "desc",
     });
-    const recent = page.items.filter((m) => (m.createTime ?? 0) >= scope.since);
-    fresh.push(...recent);
-    const reachedOld = recent.length < page.items.length;
-    pageToken = page.hasMore && page.pageToken && !reachedOld ? page.pageToken : undefined;
+    const stop = page.items.findIndex((m) =>
+      (m.createTime ?? 0) < scope.since || stored(m, options)
+    );
+    fresh.push(...(stop < 0 ? page.items : page.items.slice(0, stop)));
+    pageToken = page.hasMore && page.pageToken && stop < 0 ? page.pageToken : undefined;
   } while (pageToken && !options.signal?.aborted);
   // Oldest first, as the chat's own FIFO expects.
   for (const item of fresh.reverse()) await ingest(item, scope, options, report);
@@ -148,6 +206,13 @@ async function ingest(
   report.seen++;
   const envelope = envelopeFromHistoryItem(item.raw, { chatType: scope.chatType ?? undefined });
   if (await options.intake.admit(envelope, "backfill") === "queued") report.queued++;
+}
+
+/** True when the store already holds this message (ours or someone else's). */
+function stored(m: FeishuMessage, options: BackfillOptions): boolean {
+  const id = m.messageId;
+  return typeof id === "string" && id !== "" &&
+    options.records.chatOfFeishuMessage(options.api.alias, id) !== null;
 }
 
 function fromSomeoneElse(m: FeishuMessage, appId: string): boolean {

@@ -5,14 +5,21 @@
  * is (a slow handler makes Feishu push the event again), and a crash never
  * keeps a dedupe key without its job. Nothing else happens here, except that
  * a card click's value is bounded first (see card_bounds.ts).
+ *
+ * Never ACK what is not durable: when the commit fails (a full or read-only
+ * disk) `onEvent` throws, so the node-sdk answers the frame with code 500 and
+ * Feishu pushes the event again; the failure goes to the storage watch
+ * (storage_watch.ts), which probes for recovery and then catches up what
+ * Feishu will not push again.
  * @module
  */
 
 import { boundCardEnvelope } from "./card_bounds.ts";
 import { EVENT_TYPES } from "./events.ts";
-import { EVENTS_CHAT_ID, type Logger } from "../core/mod.ts";
+import { EVENTS_CHAT_ID, type Logger, storageErrorText } from "../core/mod.ts";
 import type { Journal, JsonValue } from "../journal/mod.ts";
 import type { RawEnvelope } from "../feishu/mod.ts";
+import type { FailedEvent, StorageWatch } from "./storage_watch.ts";
 
 /** What a journal entry holds. */
 export interface IntakePayload {
@@ -95,11 +102,36 @@ export function intakeKeys(
   return null;
 }
 
+/**
+ * What the catch-up needs of an event that could not be written: its chat
+ * and, for a message, its type and Feishu create time.
+ *
+ * @example
+ * ```ts
+ * import { failedEvent } from "./intake.ts";
+ * const e = failedEvent({ header: { event_type: "im.message.receive_v1" },
+ *   event: { message: { chat_id: "oc_1", chat_type: "p2p", create_time: "1700000000000" } } }, "oc_1");
+ * if (e.createTime !== 1700000000000 || e.chatType !== "p2p") throw new Error();
+ * ```
+ */
+export function failedEvent(envelope: RawEnvelope, chatKey: string): FailedEvent {
+  const event = (envelope.event ?? {}) as Record<string, unknown>;
+  const msg = (event.message ?? {}) as Record<string, unknown>;
+  const created = Number(msg.create_time);
+  return {
+    chatId: chatKey,
+    chatType: typeof msg.chat_type === "string" ? msg.chat_type : null,
+    createTime: Number.isFinite(created) && created > 0 ? created : null,
+  };
+}
+
 /** Counters the status resource shows. */
 export interface IntakeCounters {
   queued: number;
   duplicates: number;
   ignored: number;
+  /** Commits that failed (the event was not acknowledged). */
+  failed: number;
 }
 
 /** Options of {@link createIntake}. */
@@ -113,6 +145,8 @@ export interface IntakeOptions {
    * data), computed after the commit; card callbacks only.
    */
   answer?: (envelope: RawEnvelope) => unknown | Promise<unknown>;
+  /** Told of every failed and successful commit. */
+  storage?: StorageWatch;
 }
 
 /** The intake of one account. */
@@ -132,7 +166,7 @@ export interface Intake {
 
 /** Builds the intake of one account. */
 export function createIntake(options: IntakeOptions): Intake {
-  const counters: IntakeCounters = { queued: 0, duplicates: 0, ignored: 0 };
+  const counters: IntakeCounters = { queued: 0, duplicates: 0, ignored: 0, failed: 0 };
   const admit: Intake["admit"] = async (envelope, source) => {
     // A click's value is bounded before anything stores or reads it (card_bounds.ts).
     if (CARD_EVENT_TYPES.has(String(envelope.header?.event_type ?? ""))) {
@@ -148,12 +182,26 @@ export function createIntake(options: IntakeOptions): Intake {
       return "ignored";
     }
     const payload: IntakePayload = { envelope, received_at: options.now(), source };
-    const result = await options.journal.admit({
-      account: options.alias,
-      chatKey: keys.chatKey,
-      dedupeKeys: keys.dedupeKeys,
-      payload: toJournal(payload),
-    });
+    let result: "queued" | "duplicate";
+    try {
+      result = await options.journal.admit({
+        account: options.alias,
+        chatKey: keys.chatKey,
+        dedupeKeys: keys.dedupeKeys,
+        payload: toJournal(payload),
+      });
+    } catch (err) {
+      counters.failed++;
+      options.storage?.failed(err, failedEvent(envelope, keys.chatKey));
+      options.log.error("intake could not journal an event; not acknowledged", {
+        account: options.alias,
+        chat: keys.chatKey,
+        source,
+        error: storageErrorText(err),
+      });
+      throw err;
+    }
+    options.storage?.succeeded();
     if (result === "queued") counters.queued++;
     else counters.duplicates++;
     return result;

@@ -13,3 +13,4 @@ export type { IntakeCounters } from "./intake.ts";
 export { normaliseMessage } from "./normalise/mod.ts";
 export type { InboundSeams, PipelineCounters } from "./pipeline.ts";
 export { type BackfillStatus, type InboundRuntime, openInbound } from "./runtime.ts";
+export type { StorageView } from "./storage_watch.ts";

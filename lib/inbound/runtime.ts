@@ -2,22 +2,52 @@
  * The inbound side of every account: the intake journal, the pipeline
  * workers (with the seams later capabilities plug into), and each account's
  * long connection, whose events go straight to the intake, with gap backfill
- * on every (re)connect. Opened first, started once everything that listens
- * is in place: the journal may resume work from a previous run at once.
+ * on every (re)connect and a catch-up backfill once storage is writable again
+ * after an intake failure (storage_watch.ts). Opened first, started once
+ * everything that listens is in place: the journal may resume work from a
+ * previous run at once.
  * @module
  */
 
 import type { Account } from "../account/mod.ts";
 import type { Config, LaunchOptions } from "../config/mod.ts";
-import type { Deps } from "../core/mod.ts";
+import { type Deps, EVENTS_CHAT_ID } from "../core/mod.ts";
 import { type Journal, journalPath, openJournal } from "../journal/mod.ts";
 import type { ConversationLog } from "../conversation/mod.ts";
 import { clearTyping, resumeSeen, SEEN_PREFIX } from "../presence/mod.ts";
 import type { Store } from "../store/mod.ts";
-import { backfill, type BackfillReport } from "./backfill.ts";
+import { backfill, type BackfillOptions, type BackfillReport } from "./backfill.ts";
 import { createIntake, type Intake, type IntakeCounters } from "./intake.ts";
+import { type Outage, type StorageView, StorageWatch } from "./storage_watch.ts";
 import { createPipeline, type InboundSeams, type Pipeline } from "./pipeline.ts";
 import { createTranscriber } from "./transcribe/mod.ts";
+
+type BackfillOptionsOf = Omit<BackfillOptions, "api" | "records" | "intake" | "log" | "now">;
+
+/**
+ * One storage view for several accounts: the first failing one's state and
+ * error, the earliest outage, the counts summed.
+ *
+ * @example
+ * ```ts
+ * import { worstStorage } from "./runtime.ts";
+ * const ok = { state: "ok", since: null, last_error: null, failed_writes: 1, catch_ups: 1 } as const;
+ * const full = { ...ok, state: "disk_full", since: "2026-01-01T00:00:00.000Z", last_error: "disk full: x" } as const;
+ * const v = worstStorage([ok, full]);
+ * if (v.state !== "disk_full" || v.failed_writes !== 2 || worstStorage([]).state !== "ok") throw new Error();
+ * ```
+ */
+export function worstStorage(views: StorageView[]): StorageView {
+  const failing = views.find((v) => v.state !== "ok");
+  const since = views.map((v) => v.since).filter((s): s is string => s !== null).sort()[0];
+  return {
+    state: failing?.state ?? "ok",
+    since: failing ? since ?? null : null,
+    last_error: failing?.last_error ?? null,
+    failed_writes: views.reduce((n, v) => n + v.failed_writes, 0),
+    catch_ups: views.reduce((n, v) => n + v.catch_ups, 0),
+  };
+}
 
 /** The last gap backfill of an account. */
 export type BackfillStatus = BackfillReport & { at: string };
@@ -30,6 +60,8 @@ export interface InboundRuntime {
   start(): void;
   /** Per-account intake counters and the last backfill. */
   intake(alias: string): { counters: IntakeCounters; backfill: BackfillStatus | null };
+  /** Whether intake can write, over every account (the worst one's state). */
+  storage(): StorageView;
   close(): Promise<void>;
 }
 
@@ -53,13 +85,37 @@ export async function openInbound(options: InboundOptions): Promise<InboundRunti
   const transcriber = createTranscriber(config.transcriber ?? undefined, { clock, log });
   const intakes = new Map<string, Intake>();
   const backfills = new Map<string, BackfillStatus>();
+  const watches = new Map<string, StorageWatch>();
+  const aborter = new AbortController();
+  const runBackfill = (a: Account, extra: Partial<BackfillOptionsOf>) =>
+    backfill({
+      api: a.api,
+      records: store.records,
+      intake: intakes.get(a.alias)!,
+      log,
+      now: () => clock.now(),
+      signal: aborter.signal,
+      ...extra,
+    }).then((r) => {
+      backfills.set(a.alias, { ...r, at: new Date(clock.now()).toISOString() });
+      return r;
+    });
   for (const a of options.accounts) {
+    const storage = new StorageWatch({
+      clock,
+      log,
+      probe: () => journal.probe(),
+      onRecovered: (outage) => catchUp(a, outage),
+      signal: aborter.signal,
+    });
+    watches.set(a.alias, storage);
     intakes.set(
       a.alias,
       createIntake({
         journal,
         alias: a.alias,
         log,
+        storage,
         now: () => clock.now(),
         answer: options.seams?.answerCard
           ? (envelope) => options.seams!.answerCard!({ account: a, envelope })
@@ -79,7 +135,26 @@ export async function openInbound(options: InboundOptions): Promise<InboundRunti
     seams: options.seams,
   });
   const presenceOf = (a: Account) => ({ account: a, typing: store.typing, log });
-  const aborter = new AbortController();
+
+  /** The catch-up after an outage: from the oldest message that could not be written. */
+  async function catchUp(a: Account, outage: Outage): Promise<boolean> {
+    const oldest = [...outage.chats.values()].map((c) => c.oldest)
+      .filter((t): t is number => t !== null);
+    // No message time known (passive events only): our clock at the first failure, with a margin.
+    const sinceMs = oldest.length ? Math.min(...oldest) : outage.since - 60_000;
+    const extraChats = [...outage.chats].map(([chatId, c]) => ({
+      chatId,
+      chatType: c.chatType,
+      since: c.oldest ?? sinceMs,
+    })).filter((c) => c.chatId !== EVENTS_CHAT_ID);
+    log.info("storage writable again; catching up", {
+      account: a.alias,
+      since: new Date(sinceMs).toISOString(),
+      chats: extraChats.length,
+    });
+    const report = await runBackfill(a, { sinceMs, extraChats, maxLookbackMs: 24 * 3600_000 });
+    return report.errors === 0 && !aborter.signal.aborted;
+  }
 
   return {
     journal,
@@ -102,19 +177,9 @@ export async function openInbound(options: InboundOptions): Promise<InboundRunti
 
       for (const a of options.accounts) {
         const intake = intakes.get(a.alias)!;
-        const runBackfill = (lookbackMs: number) =>
-          backfill({
-            api: a.api,
-            records: store.records,
-            intake,
-            log,
-            now: () => clock.now(),
-            maxLookbackMs: lookbackMs,
-            signal: aborter.signal,
-          }).then(
-            (r) => backfills.set(a.alias, { ...r, at: new Date(clock.now()).toISOString() }),
-            (err) =>
-              log.warn("backfill failed", { account: a.alias, error: (err as Error).message }),
+        const gapBackfill = (lookbackMs: number) =>
+          runBackfill(a, { maxLookbackMs: lookbackMs }).catch((err) =>
+            log.warn("backfill failed", { account: a.alias, error: (err as Error).message })
           );
         a.identity.refresh().finally(() => {
           if (aborter.signal.aborted) return;
@@ -122,18 +187,22 @@ export async function openInbound(options: InboundOptions): Promise<InboundRunti
             onEvent: (envelope) => intake.onEvent(envelope),
             onConnected: (info) => {
               // First connect: look back a day; reconnect: the downtime plus a margin.
-              runBackfill(info.reconnect ? info.downtimeMs + 5 * 60_000 : 24 * 3600_000);
+              gapBackfill(info.reconnect ? info.downtimeMs + 5 * 60_000 : 24 * 3600_000);
             },
           });
         });
       }
     },
     intake: (alias) => ({
-      counters: { ...(intakes.get(alias)?.counters ?? { queued: 0, duplicates: 0, ignored: 0 }) },
+      counters: {
+        ...(intakes.get(alias)?.counters ?? { queued: 0, duplicates: 0, ignored: 0, failed: 0 }),
+      },
       backfill: backfills.get(alias) ?? null,
     }),
+    storage: () => worstStorage([...watches.values()].map((w) => w.view())),
     async close() {
       aborter.abort();
+      for (const w of watches.values()) await w.settled();
       for (const a of options.accounts) await a.connection.close();
       await journal.close();
       await transcriber.close();

@@ -34,7 +34,9 @@ export function bodyKey(seq: number, part: number): Deno.KvKey {
   return [ROOT, "body", seq, part];
 }
 
-/** `["journal", "dead"]`: prefix of every dead letter. */
+/** `["journal", "probe"]`: written and deleted to learn whether the file is writable. */
+export const PROBE_KEY: Deno.KvKey = [ROOT, "probe"];
+
 /** Parts of a payload too large for the intake commit, written before it. */
 export const STAGED_PREFIX: Deno.KvKey = [ROOT, "staged"];
 
@@ -48,6 +50,7 @@ export function partKey(seq: number, stored: StoredBody, part: number): Deno.KvK
   return stored.staged === undefined ? bodyKey(seq, part) : stagedKey(stored.staged, part);
 }
 
+/** `["journal", "dead"]`: prefix of every dead letter. */
 export const DEAD_PREFIX: Deno.KvKey = [ROOT, "dead"];
 
 /** `["journal", "dead", account, chatKey, seq]`: an entry that exhausted its attempts. */

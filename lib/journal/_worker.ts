@@ -9,7 +9,7 @@
  */
 
 import { failureStep, RetryLater } from "./types.ts";
-import { type Clock, exponentialDelay, type Logger } from "../core/mod.ts";
+import { type Clock, exponentialDelay, type Logger, storageErrorText } from "../core/mod.ts";
 import { decodeBody, readParts } from "./_body.ts";
 import { deadKey, type DeadValue, fifoKey, fifoPrefix, type FifoValue, partKey } from "./_keys.ts";
 import type { BackoffOptions, JobHandler, JsonValue } from "./types.ts";
@@ -36,6 +36,9 @@ export interface WorkerHost {
 }
 
 type Head = Deno.KvEntry<FifoValue>;
+
+/** Wait before running again a job that failed on a full or read-only disk. */
+export const STORAGE_RETRY_MS = 2000;
 
 /**
  * Drains one chat's FIFO until it is empty (and no kick came in meanwhile) or
@@ -71,7 +74,7 @@ export async function runChatWorker(
         // A KV fault outside the handler: report it and retry after the base
         // delay instead of letting the chat stall until the next admit.
         host.report("fault");
-        host.log.error("journal worker fault", { ...chat, error: errorText(err) });
+        host.log.error("journal worker fault", { ...chat, error: storageErrorText(err) });
         await host.clock.sleep(exponentialDelay(1, host.backoff), host.signal).catch((e) => {
           if (!host.signal.aborted) throw e;
         });
@@ -122,11 +125,20 @@ async function runHead(
   // A run cut short by close() is not a failed attempt: the entry stays as it was.
   if (host.signal.aborted) return;
   const step = failureStep(failure, attempt, host.maxAttempts);
-  if (step === "postpone" && failure instanceof RetryLater) {
-    // Not a failure: wait and try again, without spending an attempt.
-    const next: FifoValue = { ...head.value, retryAt: host.clock.now() + failure.afterMs };
+  if (step === "postpone") {
+    // Not the job's failure: wait and try again, without spending an attempt.
+    const afterMs = failure instanceof RetryLater ? failure.afterMs : STORAGE_RETRY_MS;
+    const next: FifoValue = { ...head.value, retryAt: host.clock.now() + afterMs };
     await commitOrThrow(host.kv.atomic().check(head).set(head.key, next), "postpone an entry");
-    host.log.debug("journal entry postponed", { ...chat, seq, reason: failure.message });
+    if (failure instanceof RetryLater) {
+      host.log.debug("journal entry postponed", { ...chat, seq, reason: failure.message });
+    } else {
+      host.log.warn("journal entry postponed: storage not writable", {
+        ...chat,
+        seq,
+        error: storageErrorText(failure),
+      });
+    }
     return;
   }
   const error = errorText(failure);

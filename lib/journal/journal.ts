@@ -7,7 +7,7 @@
 
 import type { Clock, Logger } from "../core/mod.ts";
 import { commitAdmit } from "./_admit.ts";
-import { chatId, DEDUPE_PREFIX } from "./_keys.ts";
+import { chatId, DEDUPE_PREFIX, PROBE_KEY } from "./_keys.ts";
 import { type Found, readDeadLetters, readHeads } from "./_scan.ts";
 import { SeqAllocator } from "./_seq.ts";
 import { runChatWorker, type WorkerHost } from "./_worker.ts";
@@ -20,6 +20,9 @@ import type {
   JobHandler,
   JournalStats,
 } from "./types.ts";
+
+/** Size of the probe write: a typical event, so a disk with room for it only is not "writable". */
+const PROBE_BYTES = 16_384;
 
 interface ChatState {
   account: string;
@@ -119,6 +122,17 @@ export class Journal implements AsyncDisposable {
     }
     this.#handler = handler;
     for (const chat of this.#chats.values()) if (chat.depth > 0) this.#kick(chat);
+  }
+
+  /**
+   * One durable write of about an event's size (set, then delete, a probe
+   * key): resolves when the KV file can be written, throws the write's error
+   * (a full disk, say) otherwise. Intake probes with it after a failed admit.
+   */
+  async probe(): Promise<void> {
+    if (this.#closing) throw new Error("Expected an open journal but found it closed");
+    await this.#kv.set(PROBE_KEY, new Uint8Array(PROBE_BYTES));
+    await this.#kv.delete(PROBE_KEY);
   }
 
   /** A snapshot for the status resource. */

@@ -44,6 +44,7 @@
  * | `["journal", "fifo", account, chatKey, seq]` | `{admittedAt, attempts, retryAt, lastError?, body?, parts}` |
  * | `["journal", "body", seq, part]` | `Uint8Array`, part of a payload over 60 000 bytes |
  * | `["journal", "dead", account, chatKey, seq]` | `{admittedAt, attempts, error, deadAt, body?, parts}` |
+ * | `["journal", "probe"]` | 16 KiB of zeros, set and deleted by `probe()` |
  *
  * `seq` is a number; `body` is the payload's UTF-8 JSON. Large payloads
  * (up to 704 KiB) are split into `body` parts written in the same commit;

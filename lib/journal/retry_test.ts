@@ -10,6 +10,7 @@ import {
 } from "./testdata/helpers.ts";
 import { type Job, PermanentFailure, RetryLater } from "./mod.ts";
 import { failureStep } from "./types.ts";
+import { STORAGE_RETRY_MS } from "./_worker.ts";
 
 const ev = (id: string, chatKey = "oc_1") => ({
   account: "main",
@@ -290,4 +291,21 @@ Deno.test("start() dead-letters a PermanentFailure after its one run and moves o
       [1, 1, 1],
     );
     assert.ok(lines.some((l) => l.includes("dead-lettered at once")));
+  }));
+
+Deno.test("start() postpones a job that failed on a full disk without spending an attempt", () =>
+  withTempDir(async (dir) => {
+    const clock = new SleepWatchClock(0);
+    await using j = await openTestJournal(dir, { clock, maxAttempts: 1 });
+    await j.admit(ev("e1"));
+    let runs = 0;
+    j.start(() => {
+      if (++runs === 1) throw new TypeError("database or disk is full");
+    });
+    assert.equal(await clock.nextSleep(), STORAGE_RETRY_MS);
+    clock.advance(STORAGE_RETRY_MS);
+    await j.idle();
+    assert.equal(runs, 2);
+    assert.equal(j.stats().deadLetters, 0);
+    assert.equal(j.stats().processed, 1);
   }));

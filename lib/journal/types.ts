@@ -4,7 +4,7 @@
  * @module
  */
 
-import type { Clock, Logger } from "../core/mod.ts";
+import { type Clock, type Logger, storageFault } from "../core/mod.ts";
 
 /** A JSON value: what a journal entry carries (the raw event envelope). */
 export type JsonValue =
@@ -157,11 +157,13 @@ export type FailureStep = "postpone" | "retry" | "dead";
 
 /**
  * The journal's one classification of a failed run: a {@link RetryLater} is
- * postponed without spending an attempt; a {@link PermanentFailure} is
- * dead-lettered at once; anything else is transient — retried after a
- * backoff until `maxAttempts` runs, then dead-lettered. The journal never
- * guesses from an error's type: only the handler knows whether its data or
- * its surroundings failed.
+ * postponed without spending an attempt, and so is a full or read-only disk
+ * (`storageFault`: the one failure that is never the job's, and that would
+ * otherwise dead-letter every job of a long outage); a
+ * {@link PermanentFailure} is dead-lettered at once; anything else is
+ * transient — retried after a backoff until `maxAttempts` runs, then
+ * dead-lettered. Beyond the disk, the journal never guesses from an error's
+ * type: only the handler knows whether its data or its surroundings failed.
  *
  * @example
  * ```ts
@@ -170,10 +172,11 @@ export type FailureStep = "postpone" | "retry" | "dead";
  * if (failureStep(new PermanentFailure("bad data"), 1, 8) !== "dead") throw new Error();
  * if (failureStep(new RangeError("x"), 1, 8) !== "retry") throw new Error();
  * if (failureStep(new Error("down"), 8, 8) !== "dead") throw new Error();
+ * if (failureStep(new Error("database or disk is full"), 8, 8) !== "postpone") throw new Error();
  * ```
  */
 export function failureStep(failure: unknown, attempt: number, maxAttempts: number): FailureStep {
-  if (failure instanceof RetryLater) return "postpone";
+  if (failure instanceof RetryLater || storageFault(failure) !== null) return "postpone";
   if (failure instanceof PermanentFailure) return "dead";
   return attempt >= maxAttempts ? "dead" : "retry";
 }

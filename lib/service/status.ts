@@ -2,7 +2,7 @@
  * The service's status as typed data: config readability, confinement, and
  * per account the long connection, the bot identity, admission, intake and
  * card-callback counters, the last backfill and the pending Typing
- * reactions; the journal (with its dedupe keys and dead-letter reasons),
+ * reactions; whether intake can write (`storage`); the journal (with its dedupe keys and dead-letter reasons),
  * notification and permission-relay counters; the month's API calls against
  * the quota.
  * The `lingtai://status` resource renders it as JSON (snake_case keys, ISO
@@ -14,7 +14,12 @@
 import type { Account } from "../account/mod.ts";
 import type { CallbackCounters } from "../callbacks/mod.ts";
 import type { LongConnectionStatus } from "../feishu/mod.ts";
-import type { BackfillStatus, InboundRuntime, PipelineCounters } from "../inbound/mod.ts";
+import type {
+  BackfillStatus,
+  InboundRuntime,
+  PipelineCounters,
+  StorageView,
+} from "../inbound/mod.ts";
 import type { IntakeCounters } from "../inbound/mod.ts";
 import type { JournalStats } from "../journal/mod.ts";
 import type { NotifierCounters } from "../notify/mod.ts";
@@ -106,6 +111,8 @@ export interface ServiceStatus {
   accounts_count: number;
   accounts: AccountStatus[];
   permissions: Confinement;
+  /** Whether intake can write: `ok`, or `disk_full` / `read_only` / `error` since when. */
+  storage?: StorageView;
   journal?: JournalView;
   notifications?: NotifierCounters;
   mcp?: McpView;
@@ -273,8 +280,9 @@ export function buildStatus(src: StatusSources): ServiceStatus {
   }
   notes.push(...src.configErrors);
   const typing = typingPending(src.store);
+  const storage = src.inbound?.storage();
   return {
-    status: started ? "ok" : "degraded",
+    status: started && (!storage || storage.state === "ok") ? "ok" : "degraded",
     manager_initialized: started,
     service_started: started,
     config_path_set: src.configPath !== null,
@@ -283,6 +291,7 @@ export function buildStatus(src: StatusSources): ServiceStatus {
     accounts_count: src.accounts.length,
     accounts: src.accounts.map((a) => accountStatus(a, src, typing)),
     permissions: src.permissions,
+    ...(storage ? { storage } : {}),
     ...(src.inbound
       ? {
         journal: { ...journalView(src.inbound.journal.stats()), ...src.journalFigures?.() },
