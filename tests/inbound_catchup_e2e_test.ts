@@ -9,7 +9,12 @@
  */
 
 import assert from "node:assert/strict";
-import { DEFAULT_IDS as D, type Emulator, ManualEmuClock, startEmulator } from "../lib/emulator/mod.ts";
+import {
+  DEFAULT_IDS as D,
+  type Emulator,
+  ManualEmuClock,
+  startEmulator,
+} from "../lib/emulator/mod.ts";
 import { mountSmallDisk, smallDiskUnavailable } from "../lib/core/testdata/small_disk.ts";
 import { type Bridge, bridgeConfig, startBridge, until } from "./_inbound.ts";
 
@@ -84,6 +89,7 @@ Deno.test("a reconnect's backfill reads only the gap: one list call per chat and
     await assertChatsHold(bridge, sent);
     const calls = listCalls(emu).slice(mark);
     const reRead = Number(backfill.seen) - Number(backfill.queued);
+    // deno-lint-ignore no-console
     console.error(`reconnect backfill: ${calls.length} list calls, ${reRead} messages re-read`);
     // Before: 6 list calls (two pages a chat) re-reading the last 60 s: all 180 stored messages.
     assert.equal(calls.length, 3);
@@ -95,10 +101,12 @@ Deno.test("a reconnect's backfill reads only the gap: one list call per chat and
 });
 
 const unavailable = await smallDiskUnavailable();
+// deno-lint-ignore no-console -- an ignored test says why
 if (unavailable) console.error(`full-disk end-to-end test ignored: ${unavailable}`);
 
 Deno.test({
-  name: "a full disk loses no message: not ACKed, server up and disk_full, then caught up exactly once, in order",
+  name:
+    "a full disk loses no message: not ACKed, server up and disk_full, then caught up exactly once, in order",
   ignore: unavailable !== null,
   fn: async () => {
     // Feishu pushes a failed event once more, then gives up: only the catch-up can find it.

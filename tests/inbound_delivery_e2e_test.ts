@@ -80,7 +80,12 @@ Deno.test("duplicate and re-delivered events give one record, also after a resta
     await emu.waitFor(() => emu.event(m3.eventId)!.acks.length === 2);
     assert.equal(emu.event(m1.eventId)!.redeliveries, 1);
     assert.equal(emu.event(m2.eventId)!.acks.length, 2);
-    assert.deepEqual((await bridge.account()).intake, { queued: 3, duplicates: 3, ignored: 0, failed: 0 });
+    assert.deepEqual((await bridge.account()).intake, {
+      queued: 3,
+      duplicates: 3,
+      ignored: 0,
+      failed: 0,
+    });
     await drained(bridge);
     assert.deepEqual((await bridge.records(D.aliceP2p)).map((r) => r.text), [
       "one",
@@ -100,10 +105,11 @@ Deno.test("duplicate and re-delivered events give one record, also after a resta
     await emu.waitFor(() => emu.event(m2.eventId)!.acks.length === 3);
     const account = await until(async () => {
       const a = await bridge.account();
-      return (a.backfill as Rec | null)?.seen === 3 && a;
+      return (a.backfill as Rec | null)?.seen === 2 && a;
     }, { what: "the start-up backfill" });
-    // Two redeliveries, three history items: all recognised, none queued.
-    assert.deepEqual(account.intake, { queued: 0, duplicates: 5, ignored: 0, failed: 0 });
+    // Two redeliveries, and the history from the newest stored message's second
+    // ("two" and "three", 3 s after "one"): all recognised, none queued.
+    assert.deepEqual(account.intake, { queued: 0, duplicates: 4, ignored: 0, failed: 0 });
     assert.equal((account.backfill as Rec).queued, 0);
     await drained(bridge);
     assert.deepEqual((await bridge.records(D.aliceP2p)).map((r) => r.text), [

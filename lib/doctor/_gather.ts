@@ -24,6 +24,7 @@ import {
   type ReadOnlyMode,
   readTypingPending,
 } from "../store/mod.ts";
+import { checkStorage, type StorageSection } from "./_storage.ts";
 
 /** The config as doctor shows it: shape and settings, never a secret. */
 export interface ConfigSection {
@@ -76,6 +77,8 @@ export interface Gathered {
   config: ConfigSection;
   store: StoreSection;
   journal: JournalSection;
+  /** Whether the state files can be written (absent in reports built from older data). */
+  storage?: StorageSection;
   secrets: string[];
 }
 
@@ -210,5 +213,6 @@ function readStoreFile(
 export async function gather(launch: LaunchOptions, now: number): Promise<Gathered> {
   const [config, secrets] = await readConfigSection(launch);
   const { store, journal } = readStoreFile(launch.workdir, now, config.monthly_calls);
-  return { config, store, journal, secrets };
+  const storage = checkStorage([store.error]);
+  return { config, store, journal, storage, secrets };
 }

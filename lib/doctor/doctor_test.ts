@@ -5,6 +5,7 @@ import { ManualClock } from "../core/mod.ts";
 import { type JournalSnapshot, openStore } from "../store/mod.ts";
 import { gather } from "./_gather.ts";
 import { buildReport, renderText } from "./report.ts";
+import { checkStorage } from "./_storage.ts";
 
 const launch = (workdir: string): LaunchOptions => ({
   subcommand: "doctor",
@@ -108,4 +109,22 @@ Deno.test("gather() says when no server has written journal figures yet", async 
   assert.ok(report.attention.includes("journal: no server has written its figures yet"));
   assert.match(renderText(report), /Journal \(no server has written its figures yet\)/);
   await Deno.remove(workdir, { recursive: true });
+});
+
+Deno.test("doctor names a store it could not read for lack of disk space as storage disk_full and asks for attention", async () => {
+  const workdir = await Deno.makeTempDir();
+  try {
+    const g = await gather(launch(workdir), 0);
+    assert.deepEqual(g.storage, { state: "ok", error: null });
+    const full = { ...g, store: { ...g.store, present: true, error: "database or disk is full" } };
+    const report = buildReport({ ...full, storage: checkStorage([full.store.error]) }, 0);
+    assert.deepEqual(report.storage, {
+      state: "disk_full",
+      error: "disk full: database or disk is full",
+    });
+    assert.ok(report.attention.includes("storage: disk full: database or disk is full"));
+    assert.match(renderText(report), /Storage: disk_full/);
+  } finally {
+    await Deno.remove(workdir, { recursive: true });
+  }
 });

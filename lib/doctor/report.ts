@@ -36,6 +36,8 @@ export interface DoctorReport {
   };
   typing_pending: { total: number; by_account: Record<string, number> };
   quota: Gathered["store"]["quota"];
+  /** Whether the state files can be written: `ok`, `disk_full` or `read_only`. */
+  storage: NonNullable<Gathered["storage"]>;
 }
 
 const iso = (ms: number | null) => ms === null ? null : new Date(ms).toISOString();
@@ -108,6 +110,8 @@ export function buildReport(g: Gathered, now: number): DoctorReport {
     attention.push(`${deadCount} dead letter${deadCount === 1 ? "" : "s"} in the journal`);
   }
   if (g.store.quota.warning) attention.push(`quota: ${g.store.quota.warning}`);
+  const storage = g.storage ?? { state: "ok", error: null };
+  if (storage.state !== "ok") attention.push(`storage: ${storage.error}`);
 
   const byAccount: Record<string, number> = {};
   for (const t of g.store.typing_pending) byAccount[t.account] = t.count;
@@ -132,6 +136,7 @@ export function buildReport(g: Gathered, now: number): DoctorReport {
       by_account: byAccount,
     },
     quota: g.store.quota,
+    storage,
   };
 }
 
@@ -206,6 +211,7 @@ export function renderText(r: DoctorReport): string {
   );
   for (const [a, n] of Object.entries(q.by_account)) out.push(`  - ${a}: ${n}`);
   if (q.warning) out.push(`  ! ${q.warning}`);
+  out.push("", `Storage: ${r.storage.state}${r.storage.error ? ` (${r.storage.error})` : ""}`);
   out.push(
     "",
     `Store: ${r.store.path} (schema ${r.store.schema_version ?? "?"}, read as ${

@@ -1,6 +1,6 @@
 /**
  * Intake: the long connection's event handler. It does ONE durable write (the
- * journal's atomic admit: dedupe keys, the chat's FIFO, a doorbell) and
+ * journal's atomic admit: dedupe keys and the chat's FIFO) and
  * returns, so Feishu gets its ACK in milliseconds however slow the later work
  * is (a slow handler makes Feishu push the event again), and a crash never
  * keeps a dedupe key without its job. Nothing else happens here, except that

@@ -4,6 +4,7 @@ import { mountSmallDisk, smallDiskUnavailable } from "../core/testdata/small_dis
 
 const CHILD = join(import.meta.dirname!, "testdata", "full_disk_child.ts");
 const unavailable = await smallDiskUnavailable();
+// deno-lint-ignore no-console -- an ignored test says why
 if (unavailable) console.error(`full-disk journal test ignored: ${unavailable}`);
 
 Deno.test({

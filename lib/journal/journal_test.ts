@@ -1,13 +1,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { ManualClock } from "../core/mod.ts";
-import {
-  deferred,
-  openTestJournal,
-  until,
-  withTempDir,
-  yieldToEventLoop,
-} from "./testdata/helpers.ts";
+import { deferred, openTestJournal, withTempDir, yieldToEventLoop } from "./testdata/helpers.ts";
 import type { Job } from "./mod.ts";
 import { DEFAULT_DEDUPE_TTL_MS, MIN_DEDUPE_TTL_MS } from "./open.ts";
 

@@ -80,7 +80,14 @@ await admitSome(20);
 await journal.idle();
 const lost = admitted.filter((id) => !processed.has(id));
 const phantom = [...processed].filter((id) => !admitted.includes(id));
-console.log(
-  JSON.stringify({ admitted: admitted.length, processed: processed.size, lost, phantom, failures }),
-);
+Deno.stdout.writeSync(new TextEncoder().encode(
+  JSON.stringify({
+    admitted: admitted.length,
+    processed: processed.size,
+    lost,
+    phantom,
+    failures,
+  }) +
+    "\n",
+));
 await journal.close();
