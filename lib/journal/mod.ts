@@ -25,6 +25,8 @@
  *   counted, and the chat moves on. A handler that knows its job can never
  *   succeed throws `PermanentFailure`: dead-lettered after that one run;
  *   one that must wait throws `RetryLater` (see `failureStep` in types.ts).
+ *   A failure on a full or read-only disk waits the same way (2 s, no
+ *   attempt spent): a long outage must not dead-letter every job.
  * - Workers are woken in process: `admit` kicks the chat's worker after its
  *   commit, and `start` resumes every non-empty FIFO found at open (a crash
  *   loses no wake-up: the FIFO is the state). The journal uses no KV queue
