@@ -145,7 +145,8 @@ Deno.test({
 
       await disk.free();
       await bridge.updates.atLeast(24);
-      await drained(bridge);
+      const journal = await drained(bridge);
+      assert.equal(journal.dead_letters, 0);
       await assertChatsHold(bridge, sent);
       const after = (await bridge.status()).storage as Rec;
       assert.equal(after.state, "ok");
