@@ -140,4 +140,9 @@ export const MIGRATIONS: readonly Migration[] = [
     name: "when each Task Card route was last active (a wake or a message), for retention",
     sql: `ALTER TABLE task_cards ADD COLUMN active_at INTEGER;`,
   },
+  {
+    version: 8,
+    name: "auth state in health",
+    sql: `ALTER TABLE health ADD COLUMN auth TEXT;`,
+  },
 ];

@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { MIGRATIONS } from "./migrations.ts";
 import { join } from "node:path";
 import { DatabaseSync } from "node:sqlite";
 import { ManualClock, systemClock } from "../core/mod.ts";
@@ -53,7 +54,7 @@ Deno.test("openStore() creates store.db in WAL mode with the current schema", ()
     );
     assert.equal(
       s.db.prepare("SELECT value FROM meta WHERE key = 'schema_version'").get()?.value,
-      "7",
+      String(MIGRATIONS.at(-1)!.version),
     );
   }));
 
