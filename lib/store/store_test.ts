@@ -1,5 +1,4 @@
 import assert from "node:assert/strict";
-import { MIGRATIONS } from "./migrations.ts";
 import { join } from "node:path";
 import { DatabaseSync } from "node:sqlite";
 import { ManualClock, systemClock } from "../core/mod.ts";
@@ -7,6 +6,7 @@ import { stateDir } from "../core/mod.ts";
 import { incomingRecord, sentRecordOf } from "./testdata/records.ts";
 import { openStore } from "./mod.ts";
 import { lockWorkdir } from "./lock.ts";
+import { MIGRATIONS } from "./migrations.ts";
 import type { RecordInput } from "./records.ts";
 
 async function withStore(
@@ -362,3 +362,21 @@ Deno.test("TaskCardStore: a binding stored before activity was kept is aged by i
     await Deno.remove(dir, { recursive: true });
   }
 });
+
+Deno.test("RecordStore.window() is the chat's last n, or the n that end with an older current record", () =>
+  withStore((s) => {
+    for (let n = 1; n <= 5; n++) s.records.insert(msg(n));
+    s.records.insert(msg(9, { createTime: 1500 })); // arrives last, between 1 and 2
+    const ids = (rs: { id: string }[]) => rs.map((r) => r.id.split(":").at(-1));
+    assert.deepEqual(ids(s.records.window("main", "oc_1", 3)), ["om_3", "om_4", "om_5"]);
+    assert.deepEqual(ids(s.records.window("main", "oc_1", 3, "main:oc_1:om_4")), [
+      "om_3",
+      "om_4",
+      "om_5",
+    ]);
+    assert.deepEqual(ids(s.records.window("main", "oc_1", 3, "main:oc_1:om_9")), [
+      "om_1",
+      "om_9",
+    ]);
+    assert.deepEqual(ids(s.records.window("main", "oc_1", 2, "main:oc_1:om_2")), ["om_9", "om_2"]);
+  }));
