@@ -119,3 +119,20 @@ Deno.test("a token request the endpoint refuses is final and named; each later c
   assert.deepEqual(botTexts(emu), ["before", "after"]);
   assert.equal(api.auth!().state, "ok");
 });
+
+Deno.test("a token endpoint that answers HTTP 200 without a token (the SDK's plain Error) is classified by its code too", async () => {
+  await using emu = await startEmulator();
+  const api = apiOn(emu);
+  emu.faults.add({
+    method: "POST",
+    path: TOKEN_PATH,
+    respond: { status: 200, code: 10014, msg: "app secret invalid" },
+  });
+  const err = await refusal(send(api, "refused"));
+  assert.equal(err.code, "PERMISSION_DENIED");
+  assert.equal(err.retryable, false);
+  assert.equal(err.context.providerCode, 10014);
+  assert.equal(err.context.operation, "send");
+  assert.equal(api.auth!().state, "token_request_failed");
+  assert.equal(emu.requests({ path: TOKEN_PATH }).at(-1)!.status, 200);
+});
