@@ -40,6 +40,7 @@ export const READ_KEYS = [
   "message_type",
   "text",
   "date",
+  "create_time_ms",
   "edited_at",
   "edited_message_ids",
   "deleted_at",
@@ -152,7 +153,10 @@ export function check(ctx: ActionContext, input: CheckInput): Record<string, unk
   return { status: "ok", total, conversations };
 }
 
-/** `read`: a chat's records, newest first; marks the incoming ones read. */
+/**
+ * `read`: a chat's records, newest first by Feishu's create time (ms), then
+ * arrival; marks the incoming ones read.
+ */
 export function read(ctx: ActionContext, input: ReadInput): Record<string, unknown> {
   const acct = resolveAccount(ctx, input.account);
   if (!input.chat_id) throw new BridgeError("INVALID_ARGUMENT", "chat_id is required");
@@ -170,6 +174,8 @@ export function read(ctx: ActionContext, input: ReadInput): Record<string, unkno
   );
   const messages = rows.map((r) => ({
     ...project(r.record, READ_KEYS),
+    // The stored sort key: Feishu's create time in ms for every record, old ones included.
+    create_time_ms: r.createTime,
     from_name: senderName(ctx, acct.alias, r),
     _direction: r.direction,
   }));

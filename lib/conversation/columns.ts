@@ -19,16 +19,22 @@ export interface RecordMeta {
   eventId?: string | null;
   /**
    * Feishu's create time in ms, when the producer knows it more precisely
-   * than the record's `date` (which has whole seconds).
+   * than the record (its `create_time_ms`, else its `date`, whole seconds).
    */
   atMs?: number | null;
 }
 
 const text = (v: unknown): string | null => typeof v === "string" && v !== "" ? v : null;
 
-/** Feishu's create time of a record: `atMs`, else its `date`, else `fallbackMs`. */
+/**
+ * Feishu's create time of a record (ms): `atMs`, else its `create_time_ms`,
+ * else its `date` (whole seconds), else `fallbackMs`. Messages and sends carry
+ * ms, so a chat orders by Feishu's time even within one second.
+ */
 function createTime(entry: BridgeRecord, meta: RecordMeta, fallbackMs: number): number {
   if (typeof meta.atMs === "number" && Number.isFinite(meta.atMs)) return meta.atMs;
+  const own = "create_time_ms" in entry.record ? entry.record.create_time_ms : undefined;
+  if (typeof own === "number" && Number.isFinite(own) && own > 0) return own;
   const parsed = Date.parse(String(entry.record.date ?? ""));
   return Number.isFinite(parsed) ? parsed : fallbackMs;
 }

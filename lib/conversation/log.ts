@@ -136,7 +136,9 @@ export function createConversationLog(options: ConversationLogOptions): Conversa
   async function wake(account: Waker, entry: WakingRecord): Promise<void> {
     const alias = account.alias;
     const window = () =>
-      store.records.window(alias, entry.record.chat_id, PREVIEW_WINDOW).map((r) => ({
+      store.records.window(alias, entry.record.chat_id, PREVIEW_WINDOW, entry.record.id).map((
+        r,
+      ) => ({
         direction: r.direction,
         record: r.record,
       }));

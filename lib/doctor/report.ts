@@ -16,6 +16,8 @@ export interface ConnectionReport {
   since: string | null;
   last_event_at: string | null;
   last_error: string | null;
+  /** The failed auth state (`auth: token rejected at …`), or null while tokens work. */
+  auth_state: string | null;
   /** When the server wrote the snapshot, and how long ago that was. */
   snapshot_at: string | null;
   snapshot_age_ms: number | null;
@@ -84,6 +86,7 @@ export function buildReport(g: Gathered, now: number): DoctorReport {
         since: null,
         last_event_at: null,
         last_error: null,
+        auth_state: null,
         snapshot_at: null,
         snapshot_age_ms: null,
       };
@@ -94,6 +97,7 @@ export function buildReport(g: Gathered, now: number): DoctorReport {
       since: iso(h.since),
       last_event_at: iso(h.lastEventAt),
       last_error: h.lastError,
+      auth_state: h.auth ?? null,
       snapshot_at: iso(h.updatedAt),
       snapshot_age_ms: Math.max(0, now - h.updatedAt),
     };
@@ -103,6 +107,7 @@ export function buildReport(g: Gathered, now: number): DoctorReport {
     else if (c.state !== "connected") {
       attention.push(`account ${c.account}: connection ${c.state} in the last snapshot`);
     }
+    if (c.auth_state) attention.push(`account ${c.account}: ${c.auth_state}`);
   }
   const dead = g.journal.dead_letters;
   const deadCount = g.journal.dead_letter_count;
@@ -179,6 +184,7 @@ export function renderText(r: DoctorReport): string {
       } · snapshot ${c.snapshot_at}${age(c.snapshot_age_ms)}`,
     );
     if (c.last_error) out.push(`    last error: ${c.last_error}`);
+    if (c.auth_state) out.push(`    ${c.auth_state}`);
   }
   const j = r.journal;
   out.push(

@@ -50,6 +50,11 @@ export interface UserMessageInput {
    * provider that sends ids outside Feishu's alphabet (`../x`, `a/b`).
    */
   messageId?: string;
+  /**
+   * Its create time, ms since the epoch (default: the emulator clock's now):
+   * a message Feishu pushes late keeps the time it was sent.
+   */
+  createTime?: number;
 }
 
 /** What a scripted inbound action returns. */
@@ -261,8 +266,6 @@ export function compose(
 
 /** What `storeMessage` takes: a user message, its time, and whether the bot may read it. */
 export interface StoredUserMessageInput extends UserMessageInput {
-  /** Milliseconds since the epoch (default: the emulator clock's now). */
-  createTime?: number;
   /** The bot may not read it: reading it answers 230027. */
   unreadable?: boolean;
 }

@@ -200,3 +200,16 @@ Deno.test("reactions, reads and recalls push their events with Feishu's shapes",
   ]);
   assert.deepEqual(emu.reactions(msg.messageId!), []);
 });
+
+Deno.test("userSends({createTime}) pushes a message with its own time; the chat's history lists it by that time", async () => {
+  await using emu = createEmulator();
+  const base = { user: D.alice.openId, chat: D.aliceP2p };
+  const later = emu.userSends({ ...base, text: "later", createTime: 1_785_000_000_700 });
+  assert.equal(lastEvent(emu).message.create_time, "1785000000700");
+  const earlier = emu.userSends({ ...base, text: "earlier", createTime: 1_785_000_000_200 });
+  assert.equal(lastEvent(emu).message.create_time, "1785000000200");
+  assert.deepEqual(
+    emu.messages(D.aliceP2p).map((m) => m.messageId),
+    [earlier.messageId, later.messageId],
+  );
+});

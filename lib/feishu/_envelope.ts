@@ -6,7 +6,7 @@
  */
 
 import type { ProviderFailure } from "./classify.ts";
-import { classifyProviderFailure, classifyTransportFailure } from "./classify.ts";
+import { classifyProviderFailure, classifyTransportFailure, isTokenUrl } from "./classify.ts";
 
 /** Feishu's response envelope: `code` 0 (or absent) is success. */
 export type Envelope = { code?: number; msg?: string; data?: unknown; [k: string]: unknown };
@@ -57,6 +57,7 @@ async function classifyThrown(operation: string, err: unknown): Promise<Error> {
     msg: typeof body?.msg === "string" ? body.msg : null,
     headers: plainHeaders(resp.headers),
     detail: (body as { error?: unknown } | undefined)?.error,
+    tokenRequest: isTokenUrl((err as { config?: { url?: unknown } })?.config?.url),
   });
 }
 

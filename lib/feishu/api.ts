@@ -2,9 +2,12 @@
  * Our narrow view of Feishu: the calls the bridge makes, in plain data. The
  * node-sdk stays behind this interface (`lib/feishu/` is the only
  * importer of `@larksuiteoapi/node-sdk`). Every method throws a classified
- * `BridgeError` on failure and makes exactly one attempt.
+ * `BridgeError` on failure and makes exactly one attempt, or two when Feishu
+ * refused the first for its token (`token_guard.ts`).
  * @module
  */
+
+import type { AuthStatus } from "./token_guard.ts";
 
 /** A message as Feishu returns it from create/reply/get/list. */
 export interface FeishuMessage {
@@ -121,4 +124,6 @@ export interface FeishuApi {
   userName(openId: string): Promise<string | null>;
   /** Chat info, or null. */
   chatInfo(chatId: string): Promise<{ name: string | null; chatMode: string | null } | null>;
+  /** The token state (refused tokens, refetches); absent on test doubles. */
+  auth?(): AuthStatus;
 }

@@ -6,6 +6,20 @@
 
 import { BridgeError, type ErrorCode } from "../core/mod.ts";
 
+/**
+ * Codes of a request refused for its access token (missing, malformed,
+ * invalid, expired or revoked): Feishu's generic auth codes.
+ */
+export const TOKEN_REJECTED_CODES: readonly number[] = [
+  99991661,
+  99991663,
+  99991664,
+  99991665,
+  99991666,
+  99991668,
+  99991671,
+];
+
 /** One row of the classification table. */
 interface Rule {
   codes: readonly number[];
@@ -21,9 +35,9 @@ export const PROVIDER_CODE_TABLE: readonly Rule[] = [
     code: "RATE_LIMITED",
     retryable: true,
   },
-  // Token invalid or expired: a fresh token fixes it.
+  // Token invalid or expired: a fresh token fixes it (`token_guard.ts` fetches one).
   {
-    codes: [99991661, 99991663, 99991664, 99991665, 99991666, 99991668, 99991671],
+    codes: TOKEN_REJECTED_CODES,
     code: "PERMISSION_DENIED",
     retryable: true,
   },
@@ -79,6 +93,42 @@ export interface ProviderFailure {
   headers?: Record<string, string | undefined> | null;
   /** `error.permission_violations` or similar details from the envelope. */
   detail?: unknown;
+  /** True when it was the SDK's token request (`auth/v3/tenant_access_token`) that failed. */
+  tokenRequest?: boolean;
+}
+
+/** Failures of the token request itself (see {@link isTokenRequestFailure}). */
+const tokenRequestFailures = new WeakSet<BridgeError>();
+
+/**
+ * True when a call failed because no tenant token could be fetched (the
+ * token endpoint refused or was unreachable), not because of the call itself.
+ */
+export function isTokenRequestFailure(err: unknown): boolean {
+  return err instanceof BridgeError && tokenRequestFailures.has(err);
+}
+
+/**
+ * True when Feishu refused a call for its access token
+ * ({@link TOKEN_REJECTED_CODES}).
+ */
+export function isTokenRejection(err: unknown): boolean {
+  const code = err instanceof BridgeError ? err.context.providerCode : undefined;
+  return code !== undefined && TOKEN_REJECTED_CODES.includes(code);
+}
+
+/** The path of the SDK's tenant token request. */
+const TOKEN_PATH = "/open-apis/auth/v3/tenant_access_token";
+
+/** True when `url` is the token request. */
+export function isTokenUrl(url: unknown): boolean {
+  return typeof url === "string" && url.includes(TOKEN_PATH);
+}
+
+/** Marks `err` as a token request failure and returns it. */
+function tokenRequestFailure(err: BridgeError): BridgeError {
+  tokenRequestFailures.add(err);
+  return err;
 }
 
 /** Operations that are uploads or downloads get their own fallback codes. */
@@ -99,6 +149,13 @@ const DOWNLOADS = new Set(["download_resource"]);
  * ```
  */
 export function classifyProviderFailure(f: ProviderFailure): BridgeError {
+  if (!f.tokenRequest) return classifyCall(f);
+  // The token endpoint's refusal: wrong credentials (10014…) are final, like any permission error.
+  const e = classifyCall({ ...f, msg: `token request refused: ${(f.msg ?? "").trim() || "?"}` });
+  return tokenRequestFailure(e);
+}
+
+function classifyCall(f: ProviderFailure): BridgeError {
   const code = typeof f.code === "number" && Number.isFinite(f.code) ? f.code : null;
   const msg = (f.msg ?? "").trim() || "Feishu API request failed";
   const text = `Feishu ${f.operation} failed: code=${code ?? 0} msg=${msg}`;
@@ -224,7 +281,30 @@ export function missingScopes(
  * may have landed.
  */
 export function classifyTransportFailure(operation: string, err: unknown): BridgeError {
-  const e = err as { code?: string; message?: string };
+  const e = err as { code?: string; message?: string; config?: { url?: unknown } };
+  // The SDK throws a plain Error when the token endpoint answers 200 without a token.
+  const refused = /^failed to get tenant_access_token, code: (-?\d+), msg: (.*)$/s.exec(
+    String(e?.message ?? ""),
+  );
+  if (refused) {
+    return classifyProviderFailure({
+      operation,
+      code: Number(refused[1]),
+      msg: refused[2],
+      tokenRequest: true,
+    });
+  }
+  if (isTokenUrl(e?.config?.url)) {
+    return tokenRequestFailure(classifyTransport(operation, err, e));
+  }
+  return classifyTransport(operation, err, e);
+}
+
+function classifyTransport(
+  operation: string,
+  err: unknown,
+  e: { code?: string; message?: string },
+): BridgeError {
   const timedOut = e?.code === "ECONNABORTED" || e?.code === "ETIMEDOUT" ||
     /timeout/i.test(e?.message ?? "");
   const detail = e?.code ? `${e.code} ${e.message ?? ""}`.trim() : (e?.message ?? String(err));

@@ -1,9 +1,10 @@
 /**
  * The node-sdk implementation of {@link FeishuApi}: one `lark.Client` per
  * account with its own token cache, our stderr logger, an HTTP timeout on
- * every call, the proxy environment (`proxy.ts`), no retries, and every
- * failure classified. The message calls live in `_messages.ts`, the reaction
- * and media calls in `_media_calls.ts`, the lookups here.
+ * every call, the proxy environment (`proxy.ts`), no retries but the one
+ * after a refused token (`token_guard.ts`), and every failure classified.
+ * The message calls live in `_messages.ts`, the reaction and media calls in
+ * `_media_calls.ts`, the lookups here.
  * @module
  */
 
@@ -17,6 +18,7 @@ import { lark } from "./_sdk.ts";
 import type { FeishuApi } from "./api.ts";
 import { processProxyEnv, type ProxyEnv, validateProxyEnv } from "./proxy.ts";
 import { sdkLogger } from "./sdk_logger.ts";
+import { createTokenGuard, type TokenGuard } from "./token_guard.ts";
 
 export { fileNameFromDisposition } from "./_media_calls.ts";
 
@@ -36,11 +38,15 @@ export interface FeishuApiOptions {
   onCall?: ApiCallCounter;
 }
 
-/** A Map-backed cache so tokens are per client, not process-global. */
-function ownCache(): lark.Cache {
+/**
+ * A Map-backed cache so tokens are per client, not process-global; `clear`
+ * drops the token Feishu refused.
+ */
+function ownCache(): lark.Cache & { clear(): void } {
   const m = new Map<string, { value: unknown; expire: number }>();
   const k = (key: unknown, ns?: string) => `${ns ?? ""}\u0000${String(key)}`;
   return {
+    clear: () => m.clear(),
     get: (key, opts) => {
       const e = m.get(k(key, opts?.namespace));
       if (!e) return Promise.resolve(undefined);
@@ -62,13 +68,23 @@ function ownCache(): lark.Cache {
  */
 export function createFeishuApi(options: FeishuApiOptions): FeishuApi {
   validateProxyEnv(options.proxyEnv ?? processProxyEnv);
+  const cache = ownCache();
+  const guard = createTokenGuard({
+    dropToken: () => cache.clear(),
+    now: () => Date.now(),
+    onRefresh: (reason) =>
+      options.log.warn("tenant token refused; fetching a new one", {
+        account: options.alias,
+        error: reason,
+      }),
+  });
   const client = new lark.Client({
     appId: options.appId,
     appSecret: options.appSecret,
     domain: options.baseUrl,
     logger: sdkLogger(options.log, `[sdk:${options.alias}]`),
     loggerLevel: lark.LoggerLevel.warn,
-    cache: ownCache(),
+    cache,
     httpInstance: feishuHttp({
       timeoutMs: options.timeoutMs ?? 30_000,
       env: options.proxyEnv ?? processProxyEnv,
@@ -77,7 +93,7 @@ export function createFeishuApi(options: FeishuApiOptions): FeishuApi {
   });
   const im = client.im.v1;
 
-  return {
+  return guarded(guard, {
     alias: options.alias,
     appId: options.appId,
     ...messageCalls(im),
@@ -132,5 +148,19 @@ export function createFeishuApi(options: FeishuApiOptions): FeishuApi {
           };
         },
       ),
-  };
+  });
+}
+
+/** Every call of `api` run through the guard; `auth` reports its state. */
+function guarded(guard: TokenGuard, api: Omit<FeishuApi, "auth">): FeishuApi {
+  const out: Record<string, unknown> = { auth: () => guard.status() };
+  for (const [name, value] of Object.entries(api)) {
+    if (typeof value !== "function") {
+      out[name] = value;
+      continue;
+    }
+    const call = value as (...args: unknown[]) => Promise<unknown>;
+    out[name] = (...args: unknown[]) => guard.run(() => call(...args));
+  }
+  return out as unknown as FeishuApi;
 }

@@ -9,6 +9,7 @@
 
 export type { FeishuApi, FeishuMessage, ReceiveIdType } from "./api.ts";
 export { createFeishuApi } from "./client.ts";
+export { type AuthStatus, authSummary } from "./token_guard.ts";
 export {
   type LongConnection,
   type LongConnectionOptions,

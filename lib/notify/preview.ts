@@ -47,9 +47,10 @@ export interface ConversationPreview {
 }
 
 /**
- * Builds the preview of a chat from its records (inbound and sent, in
- * arrival order): Task Card records are skipped, the rest sorted by date
- * (stable) and the last {@link PREVIEW_WINDOW} kept.
+ * Builds the preview of a chat from its records (inbound and sent, in the
+ * store's order: Feishu's create time in ms, then arrival): Task Card records
+ * are skipped, the rest sorted by date (stable, so records within one second
+ * keep the store's order) and the last {@link PREVIEW_WINDOW} kept.
  *
  * @example
  * ```ts

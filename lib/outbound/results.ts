@@ -209,6 +209,7 @@ export function sentRecord(input: SentRecordInput): SentMessageRecord {
     text: input.content.previewText,
     sent_at: date,
     date,
+    create_time_ms: Math.trunc(input.at),
     status,
   };
   if (input.placeholder) record.placeholder = true;

@@ -124,6 +124,7 @@ Deno.test("sentRecord() stores a two-chunk markdown send with every chunk id, it
       text: "# a\n\nb",
       sent_at: "2026-08-08T10:20:30Z",
       date: "2026-08-08T10:20:30Z",
+      create_time_ms: AT,
       status: "sent",
       thread_id: "omt_1",
     },

@@ -1,6 +1,7 @@
 /**
  * The operational side of a running service that other processes read:
- * the health snapshot of every account's long connection, persisted to the
+ * the health snapshot of every account's long connection (with its auth
+ * state, `token_guard.ts`), persisted to the
  * store for `doctor` (at once when a state changes, otherwise at most every
  * few seconds and only when something changed), and the journal figures
  * that cost a KV scan (dedupe keys, dead-letter reasons), refreshed in the
@@ -14,7 +15,7 @@
 
 import type { Account } from "../account/mod.ts";
 import type { Clock, Logger } from "../core/mod.ts";
-import type { LongConnectionStatus } from "../feishu/mod.ts";
+import { authSummary, type LongConnectionStatus } from "../feishu/mod.ts";
 import type { Journal } from "../journal/mod.ts";
 import type { JournalSnapshot, Store } from "../store/mod.ts";
 
@@ -37,13 +38,17 @@ export interface HealthRecorder {
 
 type Row = Parameters<Store["health"]["put"]>[0];
 
-const rowOf = (alias: string, s: LongConnectionStatus): Row => ({
-  account: alias,
-  state: s.state,
-  since: s.since,
-  lastEventAt: s.lastEventAt,
-  lastError: s.lastError,
-});
+const rowOf = (alias: string, s: LongConnectionStatus, account?: Account): Row => {
+  const auth = account?.api.auth?.();
+  return {
+    account: alias,
+    state: s.state,
+    since: s.since,
+    lastEventAt: s.lastEventAt,
+    lastError: s.lastError,
+    auth: auth ? authSummary(auth) : null,
+  };
+};
 
 /** Builds the recorder over the store's `health` table. */
 export function createHealthRecorder(
@@ -71,14 +76,14 @@ export function createHealthRecorder(
   const sweep = () => {
     for (const a of accounts) {
       const s = a.connection.status();
-      if (s) write(rowOf(a.alias, s));
+      if (s) write(rowOf(a.alias, s, a));
     }
   };
   return {
     observe(alias, s) {
       const last = written.get(alias);
       const state = last ? (JSON.parse(last) as Row).state : null;
-      if (state !== s.state) write(rowOf(alias, s));
+      if (state !== s.state) write(rowOf(alias, s, accounts.find((a) => a.alias === alias)));
     },
     start(list) {
       accounts = list;

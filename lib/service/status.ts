@@ -1,6 +1,7 @@
 /**
  * The service's status as typed data: config readability, confinement, and
- * per account the long connection, the bot identity, admission, intake and
+ * per account the long connection, the tenant token's auth state, the bot
+ * identity, admission, intake and
  * card-callback counters, the last backfill and the pending Typing
  * reactions; whether intake can write (`storage`); the journal (with its dedupe keys and dead-letter reasons),
  * notification and permission-relay counters; the month's API calls against
@@ -13,7 +14,7 @@
 
 import type { Account } from "../account/mod.ts";
 import type { CallbackCounters } from "../callbacks/mod.ts";
-import type { LongConnectionStatus } from "../feishu/mod.ts";
+import { type AuthStatus, authSummary, type LongConnectionStatus } from "../feishu/mod.ts";
 import type {
   BackfillStatus,
   InboundRuntime,
@@ -44,6 +45,20 @@ export interface ConnectionView {
   next_retry_at?: string | null;
 }
 
+/** The tenant token as the status shows it (`lib/feishu/token_guard.ts`). */
+export interface AuthView {
+  /** `ok`, `token_rejected` (a fresh token was refused too) or `token_request_failed`. */
+  state: AuthStatus["state"];
+  /** Tokens dropped after Feishu refused them (each fetched anew). */
+  refreshes: number;
+  last_refresh_at: string | null;
+  /** When the failed state began, while it lasts. */
+  failed_at: string | null;
+  last_error: string | null;
+  /** `auth: token rejected at …` while failed, else null. */
+  summary: string | null;
+}
+
 /** The bot identity as the status shows it. */
 export interface IdentityView {
   bot_name: string | null;
@@ -62,6 +77,8 @@ export interface AccountStatus {
   /** Open ids that may control the agent (0: its allowed users do, or nobody when none). */
   owners_count: number;
   connection: ConnectionView;
+  /** The tenant token's state (absent for clients that do not report it). */
+  auth?: AuthView;
   identity: IdentityView | null;
   admission: PipelineCounters | Record<string, never>;
   intake?: IntakeCounters;
@@ -187,6 +204,28 @@ export function connectionView(s: LongConnectionStatus): ConnectionView {
 }
 
 /**
+ * The auth state in the status's shape.
+ *
+ * @example
+ * ```ts
+ * import { authView } from "./status.ts";
+ * import assert from "node:assert/strict";
+ * const v = authView({ state: "token_rejected", refreshes: 2, lastRefreshAt: 0, failedAt: 0, lastError: "code=99991663" });
+ * assert.equal(v.summary, "auth: token rejected at 1970-01-01T00:00:00.000Z (code=99991663)");
+ * ```
+ */
+export function authView(s: AuthStatus): AuthView {
+  return {
+    state: s.state,
+    refreshes: s.refreshes,
+    last_refresh_at: iso(s.lastRefreshAt),
+    failed_at: iso(s.failedAt),
+    last_error: s.lastError,
+    summary: authSummary(s),
+  };
+}
+
+/**
  * The journal's snapshot in the status's shape.
  *
  * @example
@@ -223,6 +262,7 @@ function accountStatus(
   const id = src.store?.identities.get(a.alias) ?? null;
   const conn = a.connection.status();
   const intake = src.inbound?.intake(a.alias);
+  const auth = a.api.auth?.();
   return {
     alias: a.alias,
     app_id: a.appId,
@@ -231,6 +271,7 @@ function accountStatus(
     allowed_users_count: a.allowedUsers ? a.allowedUsers.length : null,
     owners_count: a.owners.length,
     connection: conn ? connectionView(conn) : { state: src.inbound ? "starting" : "not_started" },
+    ...(auth ? { auth: authView(auth) } : {}),
     identity: id
       ? {
         bot_name: id.botName,
@@ -279,6 +320,11 @@ export function buildStatus(src: StatusSources): ServiceStatus {
     notes.push("No config file named (--config, FEISHU_MCP_CONFIG or LINGTAI_FEISHU_CONFIG).");
   }
   notes.push(...src.configErrors);
+  for (const a of src.accounts) {
+    const auth = a.api.auth?.();
+    const summary = auth ? authSummary(auth) : null;
+    if (summary) notes.push(`account ${a.alias}: ${summary}`);
+  }
   const typing = typingPending(src.store);
   const storage = src.inbound?.storage();
   return {

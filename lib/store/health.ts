@@ -18,6 +18,8 @@ export interface HealthSnapshot {
   lastEventAt: number | null;
   /** The latest failure, already free of secrets and URL queries. */
   lastError: string | null;
+  /** The account's failed auth state (`auth: token rejected at …`); absent while tokens work. */
+  auth?: string | null;
   /** When the server wrote this row (ms). */
   updatedAt: number;
 }
@@ -35,12 +37,12 @@ export class HealthStore {
   /** Replaces the account's snapshot; stamps it with the store's clock. */
   put(s: Omit<HealthSnapshot, "updatedAt">): void {
     this.#db.prepare(
-      `INSERT INTO health (account, state, since, last_event_at, last_error, updated_at)
-       VALUES (?, ?, ?, ?, ?, ?)
+      `INSERT INTO health (account, state, since, last_event_at, last_error, auth, updated_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?)
        ON CONFLICT (account) DO UPDATE SET state = excluded.state, since = excluded.since,
          last_event_at = excluded.last_event_at, last_error = excluded.last_error,
-         updated_at = excluded.updated_at`,
-    ).run(s.account, s.state, s.since, s.lastEventAt, s.lastError, this.#now());
+         auth = excluded.auth, updated_at = excluded.updated_at`,
+    ).run(s.account, s.state, s.since, s.lastEventAt, s.lastError, s.auth ?? null, this.#now());
   }
 
   /** Every snapshot, by account. */
@@ -59,6 +61,8 @@ export function readHealth(db: DatabaseSync): HealthSnapshot[] {
     since: num(r.since),
     lastEventAt: num(r.last_event_at),
     lastError: r.last_error === null ? null : String(r.last_error),
+    // A store from before the auth column has no such key.
+    ...(typeof r.auth === "string" ? { auth: r.auth } : {}),
     updatedAt: Number(r.updated_at),
   }));
 }

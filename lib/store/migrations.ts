@@ -140,4 +140,22 @@ export const MIGRATIONS: readonly Migration[] = [
     name: "when each Task Card route was last active (a wake or a message), for retention",
     sql: `ALTER TABLE task_cards ADD COLUMN active_at INTEGER;`,
   },
+  {
+    version: 8,
+    name:
+      "create_time in ms (seconds rows scaled, messages refined from their event); auth state in health",
+    // Records used to store whole seconds: a value below 1e11 is seconds; a
+    // message whose event carries Feishu's ms create_time in the same second
+    // takes it, so messages within one second order by it.
+    sql: `UPDATE records SET create_time = create_time * 1000
+        WHERE create_time > 0 AND create_time < 100000000000;
+      UPDATE records
+        SET create_time = CAST(json_extract(record, '$.feishu.event.message.create_time') AS INTEGER)
+        WHERE kind = 'message'
+          AND CAST(json_extract(record, '$.feishu.event.message.create_time') AS INTEGER)
+            BETWEEN 1000000000000 AND 9999999999999
+          AND CAST(json_extract(record, '$.feishu.event.message.create_time') AS INTEGER) / 1000
+            = create_time / 1000;
+      ALTER TABLE health ADD COLUMN auth TEXT;`,
+  },
 ];

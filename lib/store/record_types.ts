@@ -123,7 +123,10 @@ export interface IncomingMessageRecord {
   sender_type: string | null;
   sender_is_bot: boolean;
   text: string;
+  /** Feishu's create time, whole seconds (ISO). */
   date: string;
+  /** Feishu's create time in ms: with the arrival sequence, the chat's order. */
+  create_time_ms?: number;
   parent_id: string;
   root_id: string;
   reply_to: string | null;
@@ -242,6 +245,8 @@ export interface SentMessageRecord {
   text: string;
   sent_at: string;
   date: string;
+  /** Feishu's create time of the first chunk in ms (the chat's order); absent on old records. */
+  create_time_ms?: number;
   status: string;
   placeholder?: boolean;
   partial_delivery?: boolean;

@@ -236,9 +236,23 @@ export class RecordStore {
     }));
   }
 
-  /** The last `n` visible records of a chat, oldest first (notification window). */
-  window(account: string, chatId: string, n: number): StoredRecord[] {
-    return this.listChat(account, chatId, n).reverse();
+  /**
+   * The last `n` visible records of a chat, oldest first (notification
+   * window). With `current`, a record older than those (a late or backfilled
+   * message) gets the `n` records that end with it instead, so the wake it
+   * causes shows it in its place.
+   */
+  window(account: string, chatId: string, n: number, current?: string): StoredRecord[] {
+    const last = this.listChat(account, chatId, n);
+    const at = current === undefined || last.some((r) => r.id === current)
+      ? null
+      : this.get(account, current);
+    if (!at || at.chatId !== chatId) return last.reverse();
+    return this.#db.prepare(
+      `SELECT ${COLUMNS} FROM records WHERE account = ? AND chat_id = ? AND hidden = 0
+         AND (create_time < ? OR (create_time = ? AND seq <= ?))
+       ORDER BY create_time DESC, seq DESC LIMIT ?`,
+    ).all(account, chatId, at.createTime, at.createTime, at.seq, n).map(toStored).reverse();
   }
 
   /** True once the agent was notified about this record. */

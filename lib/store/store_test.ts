@@ -6,6 +6,7 @@ import { stateDir } from "../core/mod.ts";
 import { incomingRecord, sentRecordOf } from "./testdata/records.ts";
 import { openStore } from "./mod.ts";
 import { lockWorkdir } from "./lock.ts";
+import { MIGRATIONS } from "./migrations.ts";
 import type { RecordInput } from "./records.ts";
 
 async function withStore(
@@ -53,7 +54,7 @@ Deno.test("openStore() creates store.db in WAL mode with the current schema", ()
     );
     assert.equal(
       s.db.prepare("SELECT value FROM meta WHERE key = 'schema_version'").get()?.value,
-      "7",
+      String(MIGRATIONS.at(-1)!.version),
     );
   }));
 
@@ -376,4 +377,22 @@ Deno.test("Store.transaction() rethrows the statement's error when SQLite alread
     );
     assert.equal(s.records.get("main", msg(1).id), null);
     assert.equal(s.transaction(() => s.records.insert(msg(2))), true);
+  }));
+
+Deno.test("RecordStore.window() is the chat's last n, or the n that end with an older current record", () =>
+  withStore((s) => {
+    for (let n = 1; n <= 5; n++) s.records.insert(msg(n));
+    s.records.insert(msg(9, { createTime: 1500 })); // arrives last, between 1 and 2
+    const ids = (rs: { id: string }[]) => rs.map((r) => r.id.split(":").at(-1));
+    assert.deepEqual(ids(s.records.window("main", "oc_1", 3)), ["om_3", "om_4", "om_5"]);
+    assert.deepEqual(ids(s.records.window("main", "oc_1", 3, "main:oc_1:om_4")), [
+      "om_3",
+      "om_4",
+      "om_5",
+    ]);
+    assert.deepEqual(ids(s.records.window("main", "oc_1", 3, "main:oc_1:om_9")), [
+      "om_1",
+      "om_9",
+    ]);
+    assert.deepEqual(ids(s.records.window("main", "oc_1", 2, "main:oc_1:om_2")), ["om_9", "om_2"]);
   }));

@@ -179,7 +179,9 @@ function buildRecord(
 ): IncomingMessageRecord {
   const content = resolveContent(conversion.content, table);
   const createdSeconds = epochSeconds(m.createTime);
-  const dateMs = createdSeconds !== undefined ? createdSeconds * 1000 : ctx.nowMs;
+  // Feishu sends ms: kept whole, it orders messages that share a second.
+  const createdMs = createdSeconds !== undefined ? Math.round(createdSeconds * 1000) : undefined;
+  const dateMs = createdMs ?? ctx.nowMs;
   return {
     id: formatCompoundId(ctx.alias, m.chatId, m.messageId),
     feishu_message_id: m.messageId,
@@ -195,6 +197,7 @@ function buildRecord(
     sender_is_bot: m.senderType === "bot" || m.senderType === "app",
     text: tidyBodyText(table.resolve(conversion.text, { stripBot: true })),
     date: isoSeconds(dateMs),
+    ...(createdMs !== undefined ? { create_time_ms: createdMs } : {}),
     parent_id: m.parentId,
     root_id: m.rootId,
     reply_to: m.parentId ? formatCompoundId(ctx.alias, m.chatId, m.parentId) : null,
