@@ -140,4 +140,24 @@ export const MIGRATIONS: readonly Migration[] = [
     name: "when each Task Card route was last active (a wake or a message), for retention",
     sql: `ALTER TABLE task_cards ADD COLUMN active_at INTEGER;`,
   },
+  {
+    version: 8,
+    name:
+      "send intents: a send's planned chunks, uuids and delivered ids, from before its first chunk",
+    sql: `CREATE TABLE send_intents (
+        account TEXT NOT NULL,
+        id TEXT NOT NULL,
+        identity TEXT NOT NULL,
+        plan TEXT NOT NULL,
+        bodies TEXT NOT NULL,
+        uuids TEXT NOT NULL,
+        delivered TEXT NOT NULL DEFAULT '[]',
+        state TEXT NOT NULL,
+        created_at INTEGER NOT NULL,
+        updated_at INTEGER NOT NULL,
+        PRIMARY KEY (account, id)
+      );
+      CREATE INDEX send_intents_identity ON send_intents (account, identity, created_at DESC);
+      CREATE INDEX send_intents_state ON send_intents (state, created_at);`,
+  },
 ];

@@ -6,6 +6,7 @@ import { stateDir } from "../core/mod.ts";
 import { incomingRecord, sentRecordOf } from "./testdata/records.ts";
 import { openStore } from "./mod.ts";
 import { lockWorkdir } from "./lock.ts";
+import { MIGRATIONS } from "./migrations.ts";
 import type { RecordInput } from "./records.ts";
 
 async function withStore(
@@ -53,7 +54,7 @@ Deno.test("openStore() creates store.db in WAL mode with the current schema", ()
     );
     assert.equal(
       s.db.prepare("SELECT value FROM meta WHERE key = 'schema_version'").get()?.value,
-      "7",
+      String(MIGRATIONS.at(-1)!.version),
     );
   }));
 
