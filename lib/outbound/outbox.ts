@@ -31,6 +31,7 @@ import type { FeishuApi } from "../feishu/mod.ts";
 import {
   deliverChunks,
   type DeliveryOutcome,
+  type DeliveryRequest,
   type DeliveryRoute,
   pauseAfterRateLimit,
 } from "./deliver.ts";
@@ -81,6 +82,8 @@ export interface Outbox {
     uuids: readonly string[];
     priority?: Priority;
     signal?: AbortSignal;
+    /** Told of each chunk as Feishu answers it. */
+    onDelivered?: DeliveryRequest["onDelivered"];
   }): Promise<DeliveryOutcome>;
   /** Edits one message (PUT for text/post, PATCH for cards). */
   edit(
@@ -201,6 +204,7 @@ export function createOutbox(options: OutboxOptions): Outbox {
         route: req.route,
         bodies: req.bodies,
         uuids: req.uuids,
+        onDelivered: req.onDelivered,
         lane,
         signal: req.signal,
         priority: req.priority ?? PRIORITY.answer,
