@@ -15,6 +15,9 @@
  * bytes; the outbox sends one logical message's chunks, one attempt each,
  * holding the chat's lane.
  *
+ * Every send is written down (its intent) before its first chunk; start-up
+ * finishes or records the ones a crash cut off (`recover.ts`).
+ *
  * The only filesystem facts (media paths) come through {@link MediaFs}.
  * @module
  */
@@ -37,5 +40,6 @@ export { type Degradation, splitMarkdown, splitText } from "./markdown/mod.ts";
 export type { DeliveryRoute } from "./deliver.ts";
 export { sendCard } from "./send_card.ts";
 export { type SendContext, sendMessage } from "./send.ts";
+export { recoverSends } from "./recover.ts";
 export { createOutboundRuntime, type OutboundRuntime } from "./runtime.ts";
 export { checkOutboundTextCap } from "./caps.ts";
