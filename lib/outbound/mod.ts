@@ -12,8 +12,8 @@
  *
  * The I/O edge of delivery: the planner runs materialisation (and edit
  * planning) of large markdown in a Worker; uploads send a path source's
- * bytes; the outbox sends one logical message's chunks, one attempt each,
- * holding the chat's lane.
+ * bytes; the outbox sends one logical message's chunks, holding the chat's
+ * lane (a chunk Feishu did not answer is tried again under its uuid).
  *
  * Every send is written down (its intent) before its first chunk; start-up
  * finishes or records the ones a crash cut off (`recover.ts`).

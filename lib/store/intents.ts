@@ -9,8 +9,9 @@
  * side reads it back).
  *
  * States: `open` (being sent, or cut off by a crash), `done` (complete and
- * answered to the agent), `incomplete` (answered as partial, unknown or
- * failed), `recovered` (settled at start-up; the agent never had its answer).
+ * answered to the agent: deleted at once), `incomplete` (answered as partial,
+ * unknown or failed), `recovered` (settled at start-up; the agent never had
+ * its answer). Settled intents older than a day are pruned at start-up.
  * @module
  */
 
@@ -141,8 +142,16 @@ export class IntentStore {
     ).run(`$[${chunk.index}]`, JSON.stringify(chunk), this.#now(), account, id);
   }
 
-  /** Sets the state (`open` again when a repeat takes the intent over). */
+  /**
+   * Sets the state (`open` again when a repeat takes the intent over). A
+   * `done` intent is deleted: nothing reads it again (no repeat reuses it, no
+   * start-up recovers it), and every send would otherwise leave its bodies.
+   */
   settle(account: string, id: string, state: IntentState): void {
+    if (state === "done") {
+      this.#db.prepare("DELETE FROM send_intents WHERE account = ? AND id = ?").run(account, id);
+      return;
+    }
     this.#db.prepare(
       "UPDATE send_intents SET state = ?, updated_at = ? WHERE account = ? AND id = ?",
     ).run(state, this.#now(), account, id);

@@ -87,6 +87,7 @@ Deno.test("IntentStore.reusable() finds the newest intent of an identity since a
       }
       s.intents.settle("main", "new", "done");
       assert.equal(s.intents.reusable("main", "h1", 0)?.id, "old");
+      assert.equal(s.intents.get("main", "new"), null, "a done intent is not kept");
       assert.deepEqual(s.intents.unfinished("main").map((i) => i.id), ["old", "other"]);
     } finally {
       s.close();
@@ -99,10 +100,10 @@ Deno.test("IntentStore.prune() deletes settled intents created before a time and
     try {
       s.intents.open(intent("settled"));
       s.intents.open(intent("open"));
-      s.intents.settle("main", "settled", "done");
+      s.intents.settle("main", "settled", "incomplete");
       clock.advance(5000);
       s.intents.open(intent("recent"));
-      s.intents.settle("main", "recent", "done");
+      s.intents.settle("main", "recent", "recovered");
       assert.equal(s.intents.prune(12_000), 1);
       assert.equal(s.intents.get("main", "settled"), null);
       assert.notEqual(s.intents.get("main", "open"), null);
