@@ -174,12 +174,14 @@ Deno.test("a create answered after the request timeout is tried again under its 
   const server = await start(emu, { env: { FEISHU_MCP_REQUEST_TIMEOUT_MS: "1500" } });
   try {
     // A first send leaves a kept-alive connection behind, the one Deno would re-send on.
+    const before = creates(emu).length;
     const warm = await server.call("send", {
       receive_id: CHAT,
       receive_id_type: "chat_id",
       text: "warm",
     });
     assert.equal(warm.status, "sent");
+    assert.equal(creates(emu).length, before + 1, "one create for one chunk on the happy path");
     // The next create is held until the emulator clock moves: far past the client's timeout.
     emu.faults.add({ method: "POST", path: CREATE, times: 1, respond: { delayMs: 60_000 } });
     const out = await server.call("send", {

@@ -262,7 +262,7 @@ export async function sendMessage(ctx: SendContext, req: SendRequest): Promise<S
 function unansweredError(err: BridgeError): BridgeError {
   return new BridgeError(
     err.code,
-    `${err.message} (tried ${1 + UNANSWERED_RETRIES} times under one uuid). Repeating the ` +
+    `${err.message} (${1 + UNANSWERED_RETRIES} tries under one uuid). Repeating the ` +
       "same call unchanged within 45 minutes reuses that uuid, so it cannot arrive twice.",
     { retryable: err.retryable, retryAfterSeconds: err.retryAfterSeconds, context: err.context },
   );
