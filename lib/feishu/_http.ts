@@ -9,11 +9,12 @@
  * (`ws/_sdk_client.ts`) both send every request through here, so a call is
  * counted once, when it is handed to axios, whatever made it.
  *
- * Message creates and replies never reuse a connection: Deno 2.9.6 re-sends
- * a POST it destroyed on a timeout when the socket was a reused keep-alive
- * one (denoland/deno#36786), so a timed-out create could land twice behind
- * our back. On a fresh connection per request Deno has nothing to "retry";
- * the send pipeline retries such a chunk itself, under the same `uuid`.
+ * Message creates, replies and reaction adds never reuse a connection: Deno
+ * 2.9.6 re-sends a POST it destroyed on a timeout when the socket was a
+ * reused keep-alive one (denoland/deno#36786), so a timed-out create could
+ * land twice behind our back (a reaction has no key to dedupe it at all).
+ * On a fresh connection per request Deno has nothing to "retry"; the send
+ * pipeline retries a chunk itself, under the same `uuid`.
  * @module
  */
 
@@ -60,18 +61,20 @@ export function requestTimeoutMs(
   return Number.isInteger(n) && n > 0 ? n : fallback;
 }
 
-/** POST of a message create or reply: the requests that must not reuse a connection. */
-const MESSAGE_CREATE = /^\/open-apis\/im\/v1\/messages(\/[^/]+\/reply)?\/?$/;
+/** POST of a message create, reply or reaction: the requests that must not reuse a connection. */
+const MESSAGE_CREATE = /^\/open-apis\/im\/v1\/messages(\/[^/]+\/(reply|reactions))?\/?$/;
 
 /**
- * True for a message create or reply.
+ * True for a message create, reply or reaction add.
  *
  * @example
  * ```ts
  * import { isMessageCreate } from "./_http.ts";
  * if (!isMessageCreate("post", "https://open.feishu.cn/open-apis/im/v1/messages?receive_id_type=chat_id")) throw new Error();
  * if (!isMessageCreate("POST", "https://open.feishu.cn/open-apis/im/v1/messages/om_1/reply")) throw new Error();
- * if (isMessageCreate("POST", "https://open.feishu.cn/open-apis/im/v1/messages/om_1/reactions")) throw new Error();
+ * if (!isMessageCreate("POST", "https://open.feishu.cn/open-apis/im/v1/messages/om_1/reactions")) throw new Error();
+ * if (isMessageCreate("DELETE", "https://open.feishu.cn/open-apis/im/v1/messages/om_1/reactions")) throw new Error();
+ * if (isMessageCreate("POST", "https://open.feishu.cn/open-apis/im/v1/images")) throw new Error();
  * ```
  */
 export function isMessageCreate(method: unknown, url: unknown): boolean {

@@ -55,3 +55,23 @@ Deno.test("a message create goes through HTTP_PROXY on its own connection", asyn
     `POST ${emu.url}${CREATE}?receive_id_type=chat_id HTTP/1.1`,
   ]);
 });
+
+Deno.test("a reaction add that times out is sent once: Deno does not re-send it on a reused keep-alive connection", async () => {
+  await using emu = await startEmulator({ duplicateReactions: true });
+  const api = createFeishuApi({
+    alias: "main",
+    appId: D.appId,
+    appSecret: D.appSecret,
+    baseUrl: emu.url,
+    log: quiet,
+    timeoutMs: 200,
+  });
+  const { messageId } = emu.userSends({ user: D.alice.openId, chat: D.aliceP2p, text: "hi" });
+  await api.addReaction(messageId!, "OK");
+  const path = "/open-apis/im/v1/messages/:id/reactions";
+  emu.faults.add({ method: "POST", path, times: 1, respond: { delayMs: 1_000 } });
+  await assert.rejects(api.addReaction(messageId!, "SMILE"));
+  await emu.waitFor(() => emu.requests({ path }).every((r) => r.status !== undefined));
+  assert.equal(emu.reactions(messageId!).filter((r) => r.emojiType === "SMILE").length, 1);
+  assert.equal(emu.requests({ method: "POST", path }).length, 2, "one POST per reaction");
+});

@@ -121,7 +121,8 @@ export async function deliverChunks(
     for (const [k, body] of req.bodies.entries()) {
       const done = await slot(req.signal);
       try {
-        const message = await sendUnanswered(api, req.route, { k, body, uuid: req.uuids[k]! });
+        const chunk = { k, body, uuid: req.uuids[k]! };
+        const message = await whileUnanswered(() => sendOne(api, req.route, chunk));
         delivered.push(message);
         try {
           req.onDelivered?.(k, message);
@@ -141,15 +142,15 @@ export async function deliverChunks(
   }, { signal: req.signal, priority: req.priority });
 }
 
-/** One chunk, tried again under its uuid while Feishu gives no answer. */
-async function sendUnanswered(
-  api: DeliveryApi,
-  route: DeliveryRoute,
-  chunk: { k: number; body: WireBody; uuid: string },
-): Promise<FeishuMessage> {
+/**
+ * Runs a call that is safe to repeat (a chunk under its uuid, a card PATCH
+ * of the same content), again while Feishu gives no answer, at most
+ * {@link UNANSWERED_RETRIES} more times.
+ */
+export async function whileUnanswered<T>(call: () => Promise<T>): Promise<T> {
   for (let retry = 0;; retry++) {
     try {
-      return await sendOne(api, route, chunk);
+      return await call();
     } catch (err) {
       if (retry >= UNANSWERED_RETRIES || !unanswered(err)) throw err;
     }

@@ -34,6 +34,7 @@ import {
   type DeliveryRequest,
   type DeliveryRoute,
   pauseAfterRateLimit,
+  whileUnanswered,
 } from "./deliver.ts";
 import { OutboundScheduler, PRIORITY, type Priority } from "./scheduler.ts";
 import type { WireBody } from "./types.ts";
@@ -216,9 +217,12 @@ export function createOutbox(options: OutboxOptions): Outbox {
       return outcome;
     },
     edit(req) {
+      // A card PATCH replaces the whole content: repeating one Feishu did not answer is harmless.
       const call = () =>
         req.method === "PATCH"
-          ? api.patchMessage({ messageId: req.messageId, content: req.body.content })
+          ? whileUnanswered(() =>
+            api.patchMessage({ messageId: req.messageId, content: req.body.content })
+          )
           : api.updateMessage({
             messageId: req.messageId,
             msgType: req.body.msg_type,
