@@ -4,8 +4,8 @@
  * is finished: every chunk goes out again under its uuid (Feishu answers the
  * ones it already has, so nothing is posted twice) and the result is
  * recorded, complete or partial. Past the window what was delivered is
- * recorded as a partial record whose next chunk is of unknown fate. Settled
- * intents older than a day are deleted on the way.
+ * recorded as a partial record whose next chunk is of unknown fate. Then
+ * intents older than a day are deleted.
  * @module
  */
 
@@ -21,8 +21,8 @@ import {
 import type { Outbox } from "./outbox.ts";
 import { routeOf, type SendTarget, sentOutcome } from "./send.ts";
 
-/** How long settled intents are kept (a repeat only looks 45 minutes back). */
-export const SETTLED_INTENT_KEEP_MS = 24 * 3_600_000;
+/** How long intents are kept (a repeat only looks 45 minutes back). */
+export const INTENT_KEEP_MS = 24 * 3_600_000;
 
 /** What recovery works with. */
 export interface RecoveryPorts {
@@ -118,7 +118,7 @@ async function recoverOne(
  */
 export async function recoverSends(ports: RecoveryPorts): Promise<RecoveryCounts> {
   const counts: RecoveryCounts = { close: 0, finish: 0, partial: 0, drop: 0 };
-  ports.intents.prune(ports.now() - SETTLED_INTENT_KEEP_MS);
+  const started = ports.now();
   for (const { alias, outbox } of ports.accounts) {
     for (const intent of ports.intents.unfinished(alias)) {
       try {
@@ -133,5 +133,7 @@ export async function recoverSends(ports: RecoveryPorts): Promise<RecoveryCounts
       }
     }
   }
+  // After recovery: an intent that old is settled, or of an account no longer configured.
+  ports.intents.prune(started - INTENT_KEEP_MS);
   return counts;
 }

@@ -5,7 +5,7 @@ import { createFeishuApi } from "../feishu/mod.ts";
 import { openStore, type SentMessageRecord } from "../store/mod.ts";
 import { type SendPlan, storedChunk, UUID_SAFE_MS } from "./intents.ts";
 import { createOutbox } from "./outbox.ts";
-import { recoverSends } from "./recover.ts";
+import { INTENT_KEEP_MS, recoverSends } from "./recover.ts";
 import { wireBody } from "./wire.ts";
 
 const quiet = createLogger({ sink: () => {} });
@@ -124,4 +124,12 @@ Deno.test("recoverSends() only settles an intent whose record is already there",
   assert.equal(r.emu.requests().length, before);
   assert.deepEqual(r.records, []);
   assert.equal(r.store.intents.get("main", "i1")?.state, "recovered");
+});
+
+Deno.test("recoverSends() records an intent older than a day, then deletes it", async () => {
+  await using r = await rig();
+  r.clock.advance(INTENT_KEEP_MS + 1);
+  assert.deepEqual(await recoverSends(r.ports), { close: 0, finish: 0, partial: 1, drop: 0 });
+  assert.equal(r.records[0]?.status, "partial");
+  assert.equal(r.store.intents.get("main", "i1"), null);
 });

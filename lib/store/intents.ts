@@ -11,7 +11,7 @@
  * States: `open` (being sent, or cut off by a crash), `done` (complete and
  * answered to the agent: deleted at once), `incomplete` (answered as partial,
  * unknown or failed), `recovered` (settled at start-up; the agent never had
- * its answer). Settled intents older than a day are pruned at start-up.
+ * its answer). Intents older than a day are pruned at start-up.
  * @module
  */
 
@@ -185,11 +185,13 @@ export class IntentStore {
     ).all(account).map(toIntent);
   }
 
-  /** Deletes settled intents created before `before`; returns how many. */
+  /**
+   * Deletes intents created before `before`, whatever their state (an `open`
+   * one that old was recorded by start-up already, or belongs to an account
+   * no longer configured); returns how many.
+   */
   prune(before: number): number {
-    const r = this.#db.prepare(
-      "DELETE FROM send_intents WHERE state != 'open' AND created_at < ?",
-    ).run(before);
+    const r = this.#db.prepare("DELETE FROM send_intents WHERE created_at < ?").run(before);
     return Number(r.changes);
   }
 }
