@@ -325,10 +325,11 @@ Deno.test("outbound replies, progress cards and lifecycle end to end", async (t)
     "an edit the transport fails (connection reset) is UNKNOWN, lists the member, and leaves the record as it was",
     async () => {
       const before = JSON.stringify(await recordOf(rig, D.team, progressId));
+      // Every try: a card PATCH that gets no answer is sent again twice (same content).
       rig.emu.faults.add({
         method: "PATCH",
         path: "/open-apis/im/v1/messages/:id",
-        times: 1,
+        times: 3,
         respond: "reset",
       });
       const out = await rig.call("edit", { message_id: progressId, text: "phase three" });

@@ -19,21 +19,25 @@ export function sendContext(ctx: ActionContext): SendContext {
     ownFiles: { stateDir: stateDir(ctx.launch.workdir), configPath: ctx.launch.configPath },
     newId: () => ctx.deps.newId(),
     now: () => ctx.deps.clock.now(),
+    intents: ctx.store.intents,
   };
 }
 
 /**
  * Records the sent message (one record per logical message, every chunk id
- * indexed; a replay that completes a `partial` record replaces it). A store
- * failure does not undo a delivery: it is logged and returned as a warning.
+ * indexed; a replay that completes a `partial` record replaces it), then
+ * settles its intent. A store failure does not undo a delivery: it is logged
+ * and returned as a warning (the intent stays open: the next start records it).
  */
 export function persistSent(
   ctx: ActionContext,
   alias: string,
-  record: SentMessageRecord,
+  sent: { record: SentMessageRecord; settle?(): void },
 ): string | undefined {
+  const record = sent.record;
   try {
     ctx.conversation.record(alias, { kind: "sent", record });
+    sent.settle?.();
     return undefined;
   } catch (err) {
     const reason = err instanceof Error ? err.message : String(err);

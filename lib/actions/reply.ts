@@ -49,7 +49,7 @@ export async function reply(
     if (out.kind === "failed") throw out.error;
     return out.result;
   }
-  const saveWarning = persistSent(ctx, account.alias, out.record);
+  const saveWarning = persistSent(ctx, account.alias, out);
   if (out.complete) {
     await markDone(presence, { chatId: target.chatId, messageId: target.messageId });
   }

@@ -38,6 +38,6 @@ export async function send(ctx: ActionContext, input: SendInput): Promise<Record
   if (out.chatId) await stopTyping(presence, out.chatId);
   else await stopTypingByTarget(presence, receiveId, receiveIdType);
   if (out.kind === "failed") throw out.error;
-  const saveWarning = persistSent(ctx, account.alias, out.record);
+  const saveWarning = persistSent(ctx, account.alias, out);
   return withWarnings(out.result, out.degradations, saveWarning);
 }

@@ -8,9 +8,18 @@
  * client's instance) and the long connection's endpoint pull
  * (`ws/_sdk_client.ts`) both send every request through here, so a call is
  * counted once, when it is handed to axios, whatever made it.
+ *
+ * Message creates, replies and reaction adds never reuse a connection: Deno
+ * 2.9.6 re-sends a POST it destroyed on a timeout when the socket was a
+ * reused keep-alive one (denoland/deno#36786), so a timed-out create could
+ * land twice behind our back (a reaction has no key to dedupe it at all).
+ * On a fresh connection per request Deno has nothing to "retry"; the send
+ * pipeline retries a chunk itself, under the same `uuid`.
  * @module
  */
 
+import http from "node:http";
+import https from "node:https";
 import type { ApiCallCounter } from "../core/mod.ts";
 import { lark } from "./_sdk.ts";
 import { apiCategory } from "./category.ts";
@@ -29,13 +38,69 @@ export interface FeishuHttpOptions {
 // deno-lint-ignore no-explicit-any
 type Opts = any;
 
+/** Where the request timeout may be shortened (tests, slow links): milliseconds. */
+export const REQUEST_TIMEOUT_ENV = "FEISHU_MCP_REQUEST_TIMEOUT_MS";
+
+/**
+ * The per-request timeout: {@link REQUEST_TIMEOUT_ENV} when it is a positive
+ * integer, else `fallback`.
+ *
+ * @example
+ * ```ts
+ * import { requestTimeoutMs } from "./_http.ts";
+ * if (requestTimeoutMs({ get: () => "1500" }, 30_000) !== 1500) throw new Error();
+ * if (requestTimeoutMs({ get: () => "soon" }, 30_000) !== 30_000) throw new Error();
+ * ```
+ */
+export function requestTimeoutMs(
+  env: { get(name: string): string | undefined },
+  fallback: number,
+): number {
+  const raw = env.get(REQUEST_TIMEOUT_ENV)?.trim();
+  const n = raw ? Number(raw) : NaN;
+  return Number.isInteger(n) && n > 0 ? n : fallback;
+}
+
+/** POST of a message create, reply or reaction: the requests that must not reuse a connection. */
+const MESSAGE_CREATE = /^\/open-apis\/im\/v1\/messages(\/[^/]+\/(reply|reactions))?\/?$/;
+
+/**
+ * True for a message create, reply or reaction add.
+ *
+ * @example
+ * ```ts
+ * import { isMessageCreate } from "./_http.ts";
+ * if (!isMessageCreate("post", "https://open.feishu.cn/open-apis/im/v1/messages?receive_id_type=chat_id")) throw new Error();
+ * if (!isMessageCreate("POST", "https://open.feishu.cn/open-apis/im/v1/messages/om_1/reply")) throw new Error();
+ * if (!isMessageCreate("POST", "https://open.feishu.cn/open-apis/im/v1/messages/om_1/reactions")) throw new Error();
+ * if (isMessageCreate("DELETE", "https://open.feishu.cn/open-apis/im/v1/messages/om_1/reactions")) throw new Error();
+ * if (isMessageCreate("POST", "https://open.feishu.cn/open-apis/im/v1/images")) throw new Error();
+ * ```
+ */
+export function isMessageCreate(method: unknown, url: unknown): boolean {
+  if (String(method ?? "").toUpperCase() !== "POST" || typeof url !== "string") return false;
+  try {
+    return MESSAGE_CREATE.test(new URL(url, "http://x").pathname);
+  } catch {
+    return false;
+  }
+}
+
+// One socket per request: the proxy option still decides where it connects.
+const freshHttp = new http.Agent({ keepAlive: false });
+const freshHttps = new https.Agent({ keepAlive: false });
+
 /** Wraps the SDK's axios instance with a timeout, our proxy decision and the call counter. */
 export function feishuHttp(options: FeishuHttpOptions): lark.HttpInstance {
   const base = lark.defaultHttpInstance;
-  const t = (url: unknown, o?: Opts): Opts => {
+  const t = (url: unknown, o?: Opts, method?: unknown): Opts => {
     const target = typeof url === "string" && /^https?:\/\//.test(url) ? url : undefined;
+    const fresh = isMessageCreate(method ?? o?.method, url)
+      ? { httpAgent: freshHttp, httpsAgent: freshHttps }
+      : {};
     return {
       ...(o ?? {}),
+      ...fresh,
       timeout: o?.timeout ?? options.timeoutMs,
       proxy: target ? axiosProxy(proxyForUrl(target, options.env)) : false,
     };
@@ -71,7 +136,7 @@ export function feishuHttp(options: FeishuHttpOptions): lark.HttpInstance {
     },
     post: (url: string, data?: Opts, opts?: Opts) => {
       count("POST", url, data);
-      return base.post(url, data, t(url, opts));
+      return base.post(url, data, t(url, opts, "POST"));
     },
     put: (url: string, data?: Opts, opts?: Opts) => {
       count("PUT", url, data);

@@ -10,7 +10,7 @@
 
 import type { ApiCallCounter, Logger } from "../core/mod.ts";
 import { enveloped, nonEmpty, presentString } from "./_envelope.ts";
-import { feishuHttp } from "./_http.ts";
+import { feishuHttp, requestTimeoutMs } from "./_http.ts";
 import { mediaCalls } from "./_media_calls.ts";
 import { messageCalls } from "./_messages.ts";
 import { pathSegment } from "./_path.ts";
@@ -30,7 +30,7 @@ export interface FeishuApiOptions {
   /** Base URL without trailing slash. */
   baseUrl: string;
   log: Logger;
-  /** Per-request timeout; the SDK has none by default. */
+  /** Per-request timeout; the SDK has none by default (30 s, or `FEISHU_MCP_REQUEST_TIMEOUT_MS`). */
   timeoutMs?: number;
   /** Proxy variables (`HTTPS_PROXY`, `NO_PROXY`, …); default: the process environment. */
   proxyEnv?: ProxyEnv;
@@ -86,7 +86,7 @@ export function createFeishuApi(options: FeishuApiOptions): FeishuApi {
     loggerLevel: lark.LoggerLevel.warn,
     cache,
     httpInstance: feishuHttp({
-      timeoutMs: options.timeoutMs ?? 30_000,
+      timeoutMs: options.timeoutMs ?? requestTimeoutMs(processProxyEnv, 30_000),
       env: options.proxyEnv ?? processProxyEnv,
       onCall: options.onCall,
     }),

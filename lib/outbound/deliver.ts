@@ -1,12 +1,17 @@
 /**
- * The single-attempt delivery adapter: one logical message's wire bodies go
- * out in order inside one scheduler run
- * (never interleaved with another message to the same conversation), one
- * attempt per chunk, each with its `uuid`. Routing: a send creates every
+ * The delivery adapter: one logical message's wire bodies go out in order
+ * inside one scheduler run
+ * (never interleaved with another message to the same conversation), each
+ * with its `uuid`. Routing: a send creates every
  * chunk; a reply sends chunk 1 as a reply to the target and the rest as
  * replies too when `reply_in_thread`, else creates them in the chat. It stops
  * at the first failed chunk; a `RATE_LIMITED` answer blocks the conversation
- * (or the app) for its hint. No retry, no fallback, no downgrade.
+ * (or the app) for its hint. No fallback, no downgrade, and one retry rule
+ * only: a chunk Feishu did not answer (timeout, broken connection) may have
+ * landed, so it is sent again under the same `uuid` (each try on a fresh
+ * connection, `lib/feishu/_http.ts`): Feishu answers the message it already
+ * has, or creates it. Still unanswered after {@link UNANSWERED_RETRIES}, the
+ * chunk's fate is reported as unknown, never as failed.
  * @module
  */
 
@@ -34,14 +39,40 @@ export interface DeliveryRequest {
   /** Urgency among the writes waiting for the lane (default: an answer). */
   priority?: Priority;
   signal?: AbortSignal;
+  /** Told of each chunk as Feishu answers it (0-based index). */
+  onDelivered?(index: number, message: FeishuMessage): void;
 }
 
 /** What was delivered, in order, and the error of the chunk that stopped it. */
 export interface DeliveryOutcome {
   delivered: FeishuMessage[];
   chunkCount: number;
-  /** Present when chunk `delivered.length + 1` failed. */
+  /** Present when chunk `delivered.length + 1` failed or went unanswered. */
   failure?: BridgeError;
+  /** True when Feishu never answered for that chunk: it may have arrived. */
+  unknown?: boolean;
+}
+
+/** Further tries of a chunk Feishu did not answer, under the same uuid. */
+export const UNANSWERED_RETRIES = 2;
+
+/**
+ * True when no Feishu answer was read (a timeout, a broken or refused
+ * connection, a body cut off, a gateway page without Feishu's envelope), so
+ * the request may or may not have taken effect.
+ *
+ * @example
+ * ```ts
+ * import { BridgeError } from "../core/mod.ts";
+ * import { unanswered } from "./deliver.ts";
+ * if (!unanswered(new BridgeError("SEND_TIMEOUT", "t"))) throw new Error();
+ * if (unanswered(new BridgeError("UNKNOWN", "x", { context: { providerCode: 55001 } }))) throw new Error();
+ * ```
+ */
+export function unanswered(err: unknown): boolean {
+  if (!(err instanceof BridgeError)) return false;
+  if (err.code === "SEND_TIMEOUT") return true;
+  return err.code === "UNKNOWN" && err.context.providerCode === undefined;
 }
 
 /** Provider codes whose limit is per conversation; other rate limits are app-wide. */
@@ -69,7 +100,8 @@ export function pauseAfterRateLimit(
 }
 
 /**
- * Sends the bodies of one logical message, one attempt each, in order.
+ * Sends the bodies of one logical message in order (an unanswered chunk is
+ * tried again, see the module doc).
  * Resolves with what was delivered; never throws for a Feishu refusal (the
  * caller decides between full failure and partial delivery).
  */
@@ -89,16 +121,40 @@ export async function deliverChunks(
     for (const [k, body] of req.bodies.entries()) {
       const done = await slot(req.signal);
       try {
-        delivered.push(await sendOne(api, req.route, { k, body, uuid: req.uuids[k]! }));
+        const chunk = { k, body, uuid: req.uuids[k]! };
+        const message = await whileUnanswered(() => sendOne(api, req.route, chunk));
+        delivered.push(message);
+        try {
+          req.onDelivered?.(k, message);
+        } catch {
+          // bookkeeping: a delivered chunk stays delivered whatever happens to its note
+        }
       } catch (err) {
         pauseAfterRateLimit(scheduler, err, req.lane);
-        return { delivered, chunkCount, failure: asBridgeError(err) };
+        const out: DeliveryOutcome = { delivered, chunkCount, failure: asBridgeError(err) };
+        if (unanswered(err)) out.unknown = true;
+        return out;
       } finally {
         done();
       }
     }
     return { delivered, chunkCount };
   }, { signal: req.signal, priority: req.priority });
+}
+
+/**
+ * Runs a call that is safe to repeat (a chunk under its uuid, a card PATCH
+ * of the same content), again while Feishu gives no answer, at most
+ * {@link UNANSWERED_RETRIES} more times.
+ */
+export async function whileUnanswered<T>(call: () => Promise<T>): Promise<T> {
+  for (let retry = 0;; retry++) {
+    try {
+      return await call();
+    } catch (err) {
+      if (retry >= UNANSWERED_RETRIES || !unanswered(err)) throw err;
+    }
+  }
 }
 
 function sendOne(

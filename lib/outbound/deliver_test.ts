@@ -233,3 +233,74 @@ Deno.test("uploadMedia() reports a refused upload as UPLOAD_FAILED", async () =>
     { code: "UPLOAD_FAILED" },
   );
 });
+
+Deno.test("deliverChunks() sends a chunk whose answer was cut off again under its uuid, and it lands once", async () => {
+  await using r = await rig();
+  const { messageId } = r.emu.userSends({ user: D.alice.openId, chat: D.team, text: "question" });
+  const route = {
+    kind: "reply",
+    targetId: messageId!,
+    chatId: D.team,
+    replyInThread: false,
+  } as const;
+  r.emu.faults.add({ path: "/open-apis/im/v1/messages/:id/reply", times: 1, respond: "reset" });
+  const told: number[] = [];
+  const out = await deliverChunks(r, {
+    route,
+    bodies: texts("answer"),
+    uuids: ["u-reply-1"],
+    lane: laneOf(route),
+    onDelivered: (k) => told.push(k),
+  });
+  assert.equal(out.failure, undefined);
+  assert.deepEqual(told, [0]);
+  const replies = r.emu.requests({ path: "/open-apis/im/v1/messages/:id/reply" });
+  assert.deepEqual(replies.map((q) => (q.body as { uuid: string }).uuid), [
+    "u-reply-1",
+    "u-reply-1",
+  ]);
+  assert.equal(r.emu.messages(D.team).filter((m) => m.sender.type === "app").length, 1);
+});
+
+Deno.test("deliverChunks() reports a chunk never answered after its retries as unknown, and stops there", async () => {
+  await using r = await rig();
+  const route = { kind: "create", receiveId: D.team, receiveIdType: "chat_id" } as const;
+  r.emu.faults.add({
+    method: "POST",
+    path: "/open-apis/im/v1/messages",
+    when: (q) => (q.body as { uuid?: string }).uuid === "u-2",
+    respond: "reset",
+  });
+  const out = await deliverChunks(r, {
+    route,
+    bodies: texts("a", "b", "c"),
+    uuids: ["u-1", "u-2", "u-3"],
+    lane: laneOf(route),
+  });
+  assert.equal(out.delivered.length, 1);
+  assert.equal(out.unknown, true);
+  assert.equal(out.failure?.code, "UNKNOWN");
+  const sent = r.emu.requests({ method: "POST", path: "/open-apis/im/v1/messages" })
+    .map((q) => (q.body as { uuid: string }).uuid);
+  assert.deepEqual(sent, ["u-1", "u-2", "u-2", "u-2"], "two retries, then chunk 3 is not sent");
+});
+
+Deno.test("deliverChunks() does not retry a chunk Feishu refused with a code", async () => {
+  await using r = await rig();
+  const route = { kind: "create", receiveId: D.team, receiveIdType: "chat_id" } as const;
+  r.emu.faults.add({
+    method: "POST",
+    path: "/open-apis/im/v1/messages",
+    times: 1,
+    respond: { status: 500, code: 55001, msg: "internal error" },
+  });
+  const out = await deliverChunks(r, {
+    route,
+    bodies: texts("a"),
+    uuids: ["u-1"],
+    lane: laneOf(route),
+  });
+  assert.equal(out.unknown, undefined);
+  assert.equal(out.failure?.context.providerCode, 55001);
+  assert.equal(r.emu.requests({ method: "POST", path: "/open-apis/im/v1/messages" }).length, 1);
+});

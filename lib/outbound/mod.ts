@@ -12,8 +12,11 @@
  *
  * The I/O edge of delivery: the planner runs materialisation (and edit
  * planning) of large markdown in a Worker; uploads send a path source's
- * bytes; the outbox sends one logical message's chunks, one attempt each,
- * holding the chat's lane.
+ * bytes; the outbox sends one logical message's chunks, holding the chat's
+ * lane (a chunk Feishu did not answer is tried again under its uuid).
+ *
+ * Every send is written down (its intent) before its first chunk; start-up
+ * finishes or records the ones a crash cut off (`recover.ts`).
  *
  * The only filesystem facts (media paths) come through {@link MediaFs}.
  * @module
@@ -37,5 +40,6 @@ export { type Degradation, splitMarkdown, splitText } from "./markdown/mod.ts";
 export type { DeliveryRoute } from "./deliver.ts";
 export { sendCard } from "./send_card.ts";
 export { type SendContext, sendMessage } from "./send.ts";
+export { recoverSends } from "./recover.ts";
 export { createOutboundRuntime, type OutboundRuntime } from "./runtime.ts";
 export { checkOutboundTextCap } from "./caps.ts";

@@ -31,8 +31,10 @@ import type { FeishuApi } from "../feishu/mod.ts";
 import {
   deliverChunks,
   type DeliveryOutcome,
+  type DeliveryRequest,
   type DeliveryRoute,
   pauseAfterRateLimit,
+  whileUnanswered,
 } from "./deliver.ts";
 import { OutboundScheduler, PRIORITY, type Priority } from "./scheduler.ts";
 import type { WireBody } from "./types.ts";
@@ -81,6 +83,8 @@ export interface Outbox {
     uuids: readonly string[];
     priority?: Priority;
     signal?: AbortSignal;
+    /** Told of each chunk as Feishu answers it. */
+    onDelivered?: DeliveryRequest["onDelivered"];
   }): Promise<DeliveryOutcome>;
   /** Edits one message (PUT for text/post, PATCH for cards). */
   edit(
@@ -201,6 +205,7 @@ export function createOutbox(options: OutboxOptions): Outbox {
         route: req.route,
         bodies: req.bodies,
         uuids: req.uuids,
+        onDelivered: req.onDelivered,
         lane,
         signal: req.signal,
         priority: req.priority ?? PRIORITY.answer,
@@ -212,9 +217,12 @@ export function createOutbox(options: OutboxOptions): Outbox {
       return outcome;
     },
     edit(req) {
+      // A card PATCH replaces the whole content: repeating one Feishu did not answer is harmless.
       const call = () =>
         req.method === "PATCH"
-          ? api.patchMessage({ messageId: req.messageId, content: req.body.content })
+          ? whileUnanswered(() =>
+            api.patchMessage({ messageId: req.messageId, content: req.body.content })
+          )
           : api.updateMessage({
             messageId: req.messageId,
             msgType: req.body.msg_type,

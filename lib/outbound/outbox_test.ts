@@ -408,3 +408,42 @@ Deno.test("two concurrent once-only reactions with one key (a replay racing the 
   assert.equal(r.emu.reactions(messageId!).filter((e) => e.operatorId === D.appId).length, 1);
   assert.deepEqual(r.store.writes.pending("main", "seen:"), []);
 });
+
+Deno.test("a card PATCH whose answer is cut off is sent again (the same content, harmless), a PUT is not", async () => {
+  await using r = await rig();
+  const a = r.account("main");
+  const card = (text: string) =>
+    wireBody("interactive", {
+      schema: "2.0",
+      body: { elements: [{ tag: "markdown", content: text }] },
+    });
+  const [cardMsg, textMsg] = await Promise.all([card("working"), wireBody("text", { text: "v1" })]
+    .map(async (body) =>
+      (await a.outbox.deliver({
+        route: { kind: "create", receiveId: D.team, receiveIdType: "chat_id" },
+        bodies: [body],
+        uuids: [crypto.randomUUID()],
+      })).delivered[0]!.messageId
+    ));
+  r.emu.faults.add({ method: "PATCH", path: `${MESSAGES}/:id`, times: 1, respond: "reset" });
+  const patched = await a.outbox.edit({
+    chatId: D.team,
+    messageId: cardMsg!,
+    method: "PATCH",
+    body: card("done"),
+  });
+  assert.equal(patched, "sent");
+  assert.equal(r.emu.requests({ method: "PATCH" }).length, 2);
+  assert.match(r.emu.world.messages.get(cardMsg!)!.content, /done/);
+
+  r.emu.faults.add({ method: "PUT", path: `${MESSAGES}/:id`, times: 1, respond: "reset" });
+  await assert.rejects(
+    a.outbox.edit({
+      chatId: D.team,
+      messageId: textMsg!,
+      method: "PUT",
+      body: wireBody("text", { text: "v2" }),
+    }),
+  );
+  assert.equal(r.emu.requests({ method: "PUT" }).length, 1, "an edit counts against Feishu's 20");
+});

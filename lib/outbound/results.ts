@@ -108,13 +108,19 @@ export interface PartialDeliveryInput {
   contentType: string;
   threadId?: string | null;
   replyInThread?: boolean;
+  /** Feishu never answered for the next chunk: it may have arrived. */
+  unknown?: boolean;
 }
 
-/** The warning every partial result carries; it says not to replay the action. */
-export function partialWarning(delivered: number, total: number): string {
-  return `Only ${delivered} of ${total} chunks were delivered; chunk ${delivered + 1} failed. ` +
-    "Do not retry the whole action: sending it again duplicates the delivered chunks " +
-    "(unless you pass the same idempotency_key). Send only the missing part.";
+/** The warning every partial result carries; it says how (not) to replay the action. */
+export function partialWarning(delivered: number, total: number, unknown = false): string {
+  const next = unknown
+    ? `Feishu did not answer for chunk ${delivered + 1}: it may or may not have arrived.`
+    : `chunk ${delivered + 1} failed.`;
+  return `Only ${delivered} of ${total} chunks were delivered; ${next} ` +
+    "Do not retry the whole action with other content or after 45 minutes: that duplicates the " +
+    "delivered chunks (unless you pass the same idempotency_key). Repeating the same call " +
+    "unchanged within 45 minutes reuses the chunks' uuids, so only what is missing is posted.";
 }
 
 /**
@@ -142,15 +148,20 @@ export function partialDeliveryFailure(input: PartialDeliveryInput): Failure {
     message_ids: ids,
     chunk_count: input.chunkCount,
     delivered_chunk_count: ids.length,
-    failed_chunk_index: ids.length + 1,
+    ...nextChunk(ids.length, input.unknown),
     chunks: chunkRefs(ids),
     content_type: input.contentType,
     automatic_retry_allowed: false,
-    warning: partialWarning(ids.length, input.chunkCount),
+    warning: partialWarning(ids.length, input.chunkCount, input.unknown),
   };
   if (input.threadId) out.thread_id = input.threadId;
   if (input.replyInThread !== undefined) out.reply_in_thread = input.replyInThread;
   return out;
+}
+
+/** The chunk after the delivered ones: failed, or of unknown fate (`unknown_chunk_index`). */
+function nextChunk(delivered: number, unknown = false): Record<string, number> {
+  return unknown ? { unknown_chunk_index: delivered + 1 } : { failed_chunk_index: delivered + 1 };
 }
 
 /**
@@ -188,7 +199,7 @@ export interface SentRecordInput {
   /** From the last successful response; empty values are left out. */
   provider?: { root_id?: string | null; parent_id?: string | null; thread_id?: string | null };
   reply?: { replyTo: string; replyInThread: boolean };
-  partial?: { chunkCount: number; error: FailureLike };
+  partial?: { chunkCount: number; error: FailureLike; unknown?: boolean };
 }
 
 /** The sent record of one logical message (partial deliveries and progress cards included). */
@@ -219,7 +230,7 @@ export function sentRecord(input: SentRecordInput): SentMessageRecord {
       partial_delivery: true,
       chunk_count: input.partial.chunkCount,
       delivered_chunk_count: ids.length,
-      failed_chunk_index: ids.length + 1,
+      ...nextChunk(ids.length, input.partial.unknown),
       error: f.error,
       error_code: f.error_code,
       retryable: f.retryable,

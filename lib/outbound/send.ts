@@ -2,21 +2,33 @@
  * The send pipeline, the one entry `send` and `reply` use: validation and
  * materialisation before any I/O (content rules, media roots, the server's
  * own files, sizes, byte limits, the idempotency key, the duplicate guard),
- * then the upload of a path source (once), one attempt per chunk through the
- * sender's outbox, and the sent record and result of what was delivered.
- * The caller records the message and handles presence; nothing here writes
- * to the store.
+ * then the upload of a path source (once), the send's intent written down
+ * (its bodies and uuids, `intents.ts`), each chunk through the sender's
+ * outbox (noted in the intent as Feishu answers it), and the sent record and
+ * result of what was delivered. A repeat of a send whose intent is not
+ * settled as complete (still open, cut off by a crash, partial, unknown)
+ * takes that intent over: same bodies, same uuids, so Feishu answers the
+ * chunks it has instead of posting them again. The caller records the
+ * message, then settles the intent (`settle`), and handles presence.
  * @module
  */
 
-import type { FeishuMessage, ReceiveIdType } from "../feishu/mod.ts";
+import type { ReceiveIdType } from "../feishu/mod.ts";
 import type { SentMessageRecord } from "../store/mod.ts";
-import { type BridgeError, type Failure, formatCompoundId } from "../core/mod.ts";
+import { asBridgeError, BridgeError, type Failure, formatCompoundId } from "../core/mod.ts";
 import { checkOutboundTextCap } from "./caps.ts";
 import { normaliseOutbound, type OutboundInput } from "./content.ts";
-import type { DeliveryRoute } from "./deliver.ts";
+import { type DeliveryRoute, UNANSWERED_RETRIES } from "./deliver.ts";
 import { duplicateBlocked } from "./duplicate_guard.ts";
 import { checkIdempotencyKey, chunkUuids } from "./idempotency.ts";
+import {
+  type IntentJournal,
+  sendIdentity,
+  type SendPlan,
+  type SentChunk,
+  storedChunk,
+  UUID_SAFE_MS,
+} from "./intents.ts";
 import type { Degradation } from "./markdown/mod.ts";
 import type { Outbox } from "./outbox.ts";
 import { wrapProgressCard } from "./progress.ts";
@@ -35,6 +47,8 @@ export interface SendContext {
   ownFiles: { stateDir: string; configPath: string | null };
   newId(): string;
   now(): number;
+  /** Where sends are written down before their first chunk; absent: not journaled. */
+  intents?: IntentJournal;
 }
 
 /** Whose message it is: the account's alias, api (uploads) and outbox. */
@@ -79,6 +93,8 @@ export type SendOutcome =
     result: JsonObject | Failure;
     complete: boolean;
     degradations: Degradation[];
+    /** Settles the send's intent: call once its record is written. */
+    settle(): void;
   }
   /** Nothing was delivered; the first chunk's classified error. */
   | { kind: "failed"; chatId: string; error: BridgeError }
@@ -92,7 +108,7 @@ const PROVISIONAL_KEY = "img_v3_provisional_" + "0".repeat(45);
  * The content as the planner needs it: without the bytes of a path source,
  * which materialisation never reads (and a worker need not be sent).
  */
-function forPlanning(content: NormalisedContent): NormalisedContent {
+export function forPlanning(content: NormalisedContent): NormalisedContent {
   const upload = content.media?.upload;
   if (upload === undefined) return content;
   return {
@@ -101,7 +117,7 @@ function forPlanning(content: NormalisedContent): NormalisedContent {
   };
 }
 
-function routeOf(target: SendTarget): DeliveryRoute {
+export function routeOf(target: SendTarget): DeliveryRoute {
   return target.kind === "create"
     ? { kind: "create", receiveId: target.receiveId, receiveIdType: target.receiveIdType }
     : {
@@ -148,68 +164,151 @@ export async function sendMessage(ctx: SendContext, req: SendRequest): Promise<S
     : target.receiveIdType === "chat_id"
     ? target.receiveId
     : "";
-  let bodies = measured.bodies;
+  const plan: SendPlan = {
+    alias: sender.alias,
+    target,
+    // The record never needs the upload: a stored plan holds no path or bytes.
+    content: planned.media
+      ? { ...planned, media: { ...planned.media, upload: undefined } }
+      : planned,
+    placeholder: req.placeholder === true,
+  };
+  const journal = ctx.intents;
+  let intentId: string | null = null;
+  const settle = (state: "done" | "incomplete") => {
+    try {
+      if (intentId !== null) journal?.settle(sender.alias, intentId, state);
+    } catch {
+      // bookkeeping: an intent left open is settled at the next start, nothing posted twice
+    }
+  };
   let outcome;
   try {
-    if (upload !== undefined) {
-      const mediaKey = await uploadMedia(sender.api, upload);
-      bodies = (await rt.planner.materialise(planned, { mediaKey })).bodies;
+    let bodies = measured.bodies;
+    let uuids: readonly string[];
+    const intentKey = journal
+      ? sendIdentity({
+        account: sender.alias,
+        target,
+        content: content.recordContent,
+        idempotencyKey: key,
+        upload: upload?.bytes,
+      })
+      : "";
+    const reused = journal?.reusable(sender.alias, intentKey, ctx.now() - UUID_SAFE_MS) ?? null;
+    if (reused) {
+      // A repeat: the first attempt's bodies (its upload included) and uuids.
+      intentId = reused.id;
+      journal!.settle(sender.alias, reused.id, "open");
+      ({ bodies, uuids } = reused);
+    } else {
+      if (upload !== undefined) {
+        const mediaKey = await uploadMedia(sender.api, upload);
+        bodies = (await rt.planner.materialise(planned, { mediaKey })).bodies;
+      }
+      uuids = chunkUuids(
+        { account: sender.alias, idempotencyKey: key, count: bodies.length },
+        { newId: ctx.newId },
+      );
+      if (journal) {
+        intentId = ctx.newId();
+        const plain = plan as unknown as Record<string, unknown>;
+        journal.open({
+          account: sender.alias,
+          id: intentId,
+          identity: intentKey,
+          plan: plain,
+          bodies,
+          uuids,
+        });
+      }
     }
-    const uuids = chunkUuids(
-      { account: sender.alias, idempotencyKey: key, count: bodies.length },
-      { newId: ctx.newId },
-    );
-    outcome = await sender.outbox.deliver({ route: routeOf(target), bodies, uuids });
+    const id = intentId;
+    outcome = await sender.outbox.deliver({
+      route: routeOf(target),
+      bodies,
+      uuids,
+      onDelivered: id === null
+        ? undefined
+        : (k, m) => journal!.delivered(sender.alias, id, storedChunk(k, m)),
+    });
   } catch (err) {
-    return { kind: "failed", chatId: knownChat, error: err as BridgeError };
+    settle("incomplete");
+    return { kind: "failed", chatId: knownChat, error: asBridgeError(err) };
   }
   const last = outcome.delivered.at(-1);
-  if (last === undefined) return { kind: "failed", chatId: knownChat, error: outcome.failure! };
+  if (last === undefined) {
+    settle("incomplete");
+    const error = outcome.unknown ? unansweredError(outcome.failure!) : outcome.failure!;
+    return { kind: "failed", chatId: knownChat, error };
+  }
   if (identity) rt.guard.record(identity);
+  const complete = outcome.failure === undefined;
   return {
     kind: "sent",
     degradations: measured.degradations,
-    ...delivered(ctx, req, content, outcome.delivered, {
+    settle: () => settle(complete ? "done" : "incomplete"),
+    ...sentOutcome(plan, outcome.delivered, {
+      at: ctx.now(),
       chunkCount: outcome.chunkCount,
       failure: outcome.failure,
+      unknown: outcome.unknown,
       fallbackChat: knownChat,
     }),
   };
 }
 
+/** The error of a first chunk Feishu never answered, however often it was tried. */
+function unansweredError(err: BridgeError): BridgeError {
+  return new BridgeError(
+    err.code,
+    `${err.message} (${1 + UNANSWERED_RETRIES} tries under one uuid). Repeating the ` +
+      "same call unchanged within 45 minutes reuses that uuid, so it cannot arrive twice.",
+    { retryable: err.retryable, retryAfterSeconds: err.retryAfterSeconds, context: err.context },
+  );
+}
+
 /** The record and result of what was delivered (at least one chunk). */
-function delivered(
-  ctx: SendContext,
-  req: SendRequest,
-  content: NormalisedContent,
-  messages: readonly FeishuMessage[],
-  more: { chunkCount: number; failure?: BridgeError; fallbackChat: string },
+export function sentOutcome(
+  plan: SendPlan,
+  messages: readonly SentChunk[],
+  more: {
+    /** The clock, for a record whose first chunk has no create time. */
+    at: number;
+    chunkCount: number;
+    failure?: BridgeError;
+    unknown?: boolean;
+    fallbackChat: string;
+  },
 ): { chatId: string; record: SentMessageRecord; result: JsonObject | Failure; complete: boolean } {
-  const { sender, target } = req;
+  const { alias, target, content } = plan;
   const last = messages.at(-1)!;
   const chatId = last.chatId || more.fallbackChat ||
     (target.kind === "create" ? target.receiveId : target.chatId);
   const reply = target.kind === "reply"
     ? {
-      replyTo: formatCompoundId(sender.alias, target.chatId, target.messageId),
+      replyTo: formatCompoundId(alias, target.chatId, target.messageId),
       replyInThread: target.replyInThread,
     }
     : undefined;
   const threadId = target.kind === "reply"
     ? last.threadId ?? (target.replyInThread ? target.storedThread : null)
     : last.threadId;
+  const route = routeOf(target as SendTarget);
   const record = sentRecord({
-    alias: sender.alias,
+    alias,
     chatId,
-    to: recipientOf(routeOf(target), chatId),
+    to: recipientOf(route, chatId),
     providerIds: messages.map((m) => m.messageId),
     content,
     // Feishu's create time of the first chunk, else the clock.
-    at: messages[0]?.createTime ?? ctx.now(),
-    placeholder: req.placeholder,
+    at: messages[0]?.createTime ?? more.at,
+    placeholder: plan.placeholder,
     provider: { root_id: last.rootId, parent_id: last.parentId, thread_id: threadId },
     reply,
-    partial: more.failure ? { chunkCount: more.chunkCount, error: more.failure } : undefined,
+    partial: more.failure
+      ? { chunkCount: more.chunkCount, error: more.failure, unknown: more.unknown }
+      : undefined,
   });
   const ids = record.message_ids;
   const contentType = content.type;
@@ -222,13 +321,14 @@ function delivered(
       contentType,
       threadId,
       replyInThread,
+      unknown: more.unknown,
     })
     : sendSuccess({
       messageIds: ids,
       contentType,
       threadId,
       replyInThread,
-      placeholder: req.placeholder,
+      placeholder: plan.placeholder,
     });
   return { chatId, record, result, complete: more.failure === undefined };
 }

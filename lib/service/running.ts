@@ -19,7 +19,7 @@ import { createConversationLog } from "../conversation/mod.ts";
 import type { Deps } from "../core/mod.ts";
 import { openInbound } from "../inbound/mod.ts";
 import { createNotifier, liccInboxDir } from "../notify/mod.ts";
-import { createOutboundRuntime } from "../outbound/mod.ts";
+import { createOutboundRuntime, recoverSends } from "../outbound/mod.ts";
 import { createPermissionRelay } from "../permission/mod.ts";
 import { createQuotaMeter, QUOTA_SAVING_CARD_GAP_MS } from "../quota/mod.ts";
 import type { Store } from "../store/mod.ts";
@@ -183,6 +183,15 @@ export async function startRunning(
   inbound.start();
   await taskCards.start();
   await figures.refresh();
+  // Sends a crash cut off are finished (or recorded) in the background: nothing waits for them.
+  void recoverSends({
+    intents: store.intents,
+    accounts,
+    recorded: (alias, id) => store.records.sentMessage(alias, id) !== null,
+    record: (alias, record) => conversation.record(alias, { kind: "sent", record }),
+    now: () => clock.now(),
+    log,
+  }).catch((err) => log.warn("send recovery failed", { error: String(err) }));
 
   return {
     app: serviceApp(launch, {

@@ -158,4 +158,24 @@ export const MIGRATIONS: readonly Migration[] = [
             = create_time / 1000;
       ALTER TABLE health ADD COLUMN auth TEXT;`,
   },
+  {
+    version: 9,
+    name:
+      "send intents: a send's planned chunks, uuids and delivered ids, from before its first chunk",
+    sql: `CREATE TABLE send_intents (
+        account TEXT NOT NULL,
+        id TEXT NOT NULL,
+        identity TEXT NOT NULL,
+        plan TEXT NOT NULL,
+        bodies TEXT NOT NULL,
+        uuids TEXT NOT NULL,
+        delivered TEXT NOT NULL DEFAULT '[]',
+        state TEXT NOT NULL,
+        created_at INTEGER NOT NULL,
+        updated_at INTEGER NOT NULL,
+        PRIMARY KEY (account, id)
+      );
+      CREATE INDEX send_intents_identity ON send_intents (account, identity, created_at DESC);
+      CREATE INDEX send_intents_state ON send_intents (state, created_at);`,
+  },
 ];

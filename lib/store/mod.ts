@@ -2,7 +2,7 @@
  * Durable state of the bridge in `<workdir>/feishu/`: `store.db` (SQLite via
  * node:sqlite, WAL) with records, contacts, identities and pending Typing
  * reactions, resident Task Card bindings, API call counts, the connection
- * health snapshot and the journal figures snapshot; the workdir lock; search
+ * health snapshot and the journal figures snapshot, send intents; the workdir lock; search
  * off the main thread; read-only access for `doctor`, which never writes and
  * never takes the lock.
  * @module
@@ -21,6 +21,7 @@ import { TaskCardStore } from "./task_cards.ts";
 import { ApiCallStore } from "./api_calls.ts";
 import { HealthStore } from "./health.ts";
 import { JournalFiguresStore } from "./journal_figures.ts";
+import { IntentStore } from "./intents.ts";
 import { Searcher } from "./search.ts";
 
 export { type RecordInput, RecordStore, type StoredRecord } from "./records.ts";
@@ -51,6 +52,7 @@ export { openSqliteReadOnly, type ReadOnlyMode } from "./readonly.ts";
 export type { SearchJob } from "./search.ts";
 export { lockWorkdir, type WorkdirLock } from "./lock.ts";
 export { type BindingRead, routeKey, type TaskCardRoute } from "./task_cards.ts";
+export { type DeliveredChunk, IntentStore, type SendIntent } from "./intents.ts";
 
 /** The opened store. */
 export interface Store {
@@ -69,6 +71,8 @@ export interface Store {
   health: HealthStore;
   /** The journal's latest figures, for `doctor`. */
   journalFigures: JournalFiguresStore;
+  /** Sends written down before their first chunk (crash recovery, repeats). */
+  intents: IntentStore;
   searcher: Searcher;
   /** Runs `fn` in one transaction. */
   transaction<T>(fn: () => T): T;
@@ -97,6 +101,7 @@ export function openStore(workdir: string, clock: Clock): Store {
     apiCalls: new ApiCallStore(db),
     health: new HealthStore(db, now),
     journalFigures: new JournalFiguresStore(db, now),
+    intents: new IntentStore(db, now),
     searcher,
     transaction<T>(fn: () => T): T {
       return inTransaction(db, fn);
