@@ -4,8 +4,11 @@
  * its clock moves), a burst of 150 messages and the next one are all stored,
  * and the agent's `send` returns once its message is out, while the OK
  * backlog stays bounded (the rest is shed and counted in the status) and the
- * Typing is still removed once Feishu answers. Each claim is read from the
- * emulator's request log and the status, never from elapsed time.
+ * Typing is still removed once Feishu answers. The removal stays reliable
+ * although nobody waits for it: a Typing whose add a killed server never saw
+ * answered is removed at the next start, and one whose removal failed stays
+ * stored and is removed at the chat's next message. Each claim is read from
+ * the emulator's request log and the status, never from elapsed time.
  */
 
 import assert from "node:assert/strict";
@@ -15,7 +18,7 @@ import {
   ManualEmuClock,
   startEmulator,
 } from "../lib/emulator/mod.ts";
-import { type Bridge, bridgeConfig, startBridge, until } from "./_inbound.ts";
+import { type Bridge, bridgeConfig, serverPid, startBridge, until } from "./_inbound.ts";
 
 const REACTIONS = "/open-apis/im/v1/messages/:message_id/reactions";
 const REACTION = "/open-apis/im/v1/messages/:message_id/reactions/:reaction_id";
@@ -152,6 +155,81 @@ Deno.test("presence: the agent's send returns once its message is out, while the
     await until(async () => (await bridge.account()).typing_pending === 0, {
       what: "no Typing stored",
     });
+  } finally {
+    await bridge.close();
+  }
+});
+
+Deno.test("presence: a Typing whose add a crashed run never saw answered is looked up and removed at the next start", async () => {
+  const clock = new ManualEmuClock(Date.now());
+  await using emu = await startEmulator({ clock });
+  const config = bridgeConfig(emu.url);
+  let bridge = await startBridge({ config });
+  try {
+    await emu.ws.whenReady();
+    // Feishu holds the Typing add; the message is stored meanwhile, then the server dies.
+    emu.faults.add({
+      method: "POST",
+      path: REACTIONS,
+      times: 1,
+      when: (r) => ((r.body as Rec).reaction_type as Rec).emoji_type === "Typing",
+      respond: { delayMs: HOLD_MS },
+    });
+    const [message] = await burst(emu, bridge, 1, "hello");
+    await emu.waitFor(() => reactionWrites(emu).includes("Typing"));
+    await until(async () => ((await bridge.status()).journal as Rec).in_flight === 0, {
+      what: "the job done",
+    });
+    const workdir = bridge.server.workdir;
+    Deno.kill(await serverPid(workdir), "SIGKILL");
+    await bridge.close();
+    // Feishu adds it after all: a Typing nobody has stored.
+    clock.advance(HOLD_MS);
+    await emu.waitFor(() => appReactions(emu, message!, "Typing").length);
+
+    bridge = await startBridge({ config, workdir });
+    // Nothing signals a removal that never comes: a bounded poll turns it into a failure.
+    await until(() => Promise.resolve(appReactions(emu, message!, "Typing").length === 0), {
+      what: "the unstored Typing removed",
+    });
+    assert.equal(reactionWrites(emu).filter((w) => w === "Typing").length, 1, "no second add");
+    await until(async () => (await bridge.account()).typing_pending === 0, {
+      what: "no Typing stored",
+    });
+  } finally {
+    await bridge.close();
+  }
+});
+
+Deno.test("presence: a Typing removal Feishu fails stays stored and is made again at the chat's next message", async () => {
+  await using emu = await startEmulator();
+  const bridge = await startBridge({ config: bridgeConfig(emu.url) });
+  try {
+    await emu.ws.whenReady();
+    const [first] = await burst(emu, bridge, 1, "hello");
+    await emu.waitFor(() => appReactions(emu, first!, "Typing").length);
+    emu.faults.add({ method: "DELETE", path: REACTION, times: 1, respond: { status: 503 } });
+    const out = await bridge.call("send", {
+      receive_id: D.aliceP2p,
+      receive_id_type: "chat_id",
+      text: "answer",
+    });
+    assert.equal(out.status, "sent");
+    await emu.waitFor(() => emu.requests({ method: "DELETE", path: REACTION })[0]?.status);
+    await until(async () => (await presence(bridge)).queued === 0, { what: "presence drained" });
+    // The Typing is still on Feishu, and still stored, so it is not forgotten.
+    assert.equal(appReactions(emu, first!, "Typing").length, 1);
+    assert.equal((await bridge.account()).typing_pending, 1);
+
+    const [second] = await burst(emu, bridge, 1, "again");
+    await until(
+      () =>
+        Promise.resolve(
+          appReactions(emu, first!, "Typing").length === 0 &&
+            appReactions(emu, second!, "Typing").length === 1,
+        ),
+      { what: "the old Typing removed and a new one shown" },
+    );
   } finally {
     await bridge.close();
   }

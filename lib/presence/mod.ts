@@ -40,9 +40,9 @@ import {
   sweepChat,
   type TypingWish,
 } from "./state.ts";
-import { typingSettled, unwishTyping, wishTyping } from "./typing.ts";
+import { suspectTyping, TYPING_PREFIX, typingSettled, unwishTyping, wishTyping } from "./typing.ts";
 
-export { typingActive } from "./typing.ts";
+export { TYPING_PREFIX, typingActive } from "./typing.ts";
 
 /** The emoji types used automatically. */
 const PRESENCE = { seen: "OK", done: "THUMBSUP" } as const;
@@ -134,6 +134,26 @@ export async function resumeSeen(
     n++;
   }
   await Promise.all(all);
+  return n;
+}
+
+/**
+ * Settles the Typing adds a previous run began but never saw answered (it
+ * stopped while they waited in the outbox or on Feishu, after their messages
+ * were stored): each is looked up on Feishu and removed. Returns how many.
+ */
+export function resumeTyping(
+  deps: PresenceDeps,
+  pending: { keys: string[]; chatOf(messageId: string): string | null },
+): number {
+  let n = 0;
+  for (const key of pending.keys) {
+    const messageId = key.slice(TYPING_PREFIX.length);
+    const chatId = pending.chatOf(messageId);
+    if (chatId === null) continue;
+    suspectTyping(deps, chatId, messageId);
+    n++;
+  }
   return n;
 }
 

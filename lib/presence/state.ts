@@ -48,6 +48,8 @@ export interface ChatPresence {
    * nothing asked (the stored row, if any, stands).
    */
   wish: TypingWish | null | undefined;
+  /** Messages whose Typing a previous run began adding and never saw answered. */
+  suspects: string[];
   /** The message whose Typing is being added right now, if any. */
   adding: string | null;
   /** Whether the chat's Typing worker runs, and its promise (for shutdown). */
@@ -81,6 +83,7 @@ export function chatPresence(deps: Pick<PresenceDeps, "account">, chatId: string
     chat = {
       seen: new Set(),
       wish: undefined,
+      suspects: [],
       adding: null,
       running: false,
       worker: Promise.resolve(),
@@ -90,11 +93,18 @@ export function chatPresence(deps: Pick<PresenceDeps, "account">, chatId: string
   return chat;
 }
 
-/** Forgets a chat with nothing waiting and no wish (memory stays bounded by busy chats). */
-export function sweepChat(deps: Pick<PresenceDeps, "account">, chatId: string): void {
+/**
+ * Forgets a chat with nothing waiting and nothing to remember (memory stays
+ * bounded by busy chats): a chat that wishes no Typing while one is stored
+ * (its removal failed) is kept, so the stored one is not taken for wished.
+ */
+export function sweepChat(deps: Pick<PresenceDeps, "account" | "typing">, chatId: string): void {
   const chats = accountPresence(deps).chats;
   const chat = chats.get(chatId);
-  if (chat && chat.seen.size === 0 && !chat.running && !chat.wish) chats.delete(chatId);
+  if (!chat || chat.seen.size > 0 || chat.suspects.length > 0 || chat.running) return;
+  const forgettable = chat.wish === undefined ||
+    (chat.wish === null && deps.typing.get(deps.account.alias, chatId) === null);
+  if (forgettable) chats.delete(chatId);
 }
 
 /** Runs one presence write, counted in `queued` until it is answered. */

@@ -35,8 +35,11 @@ const TYPING = "Typing";
 /** Attempts of one removal that Feishu answers with a rate limit. */
 const REMOVAL_ATTEMPTS = 3;
 
+/** The once-only key prefix of a message's Typing. */
+export const TYPING_PREFIX = "typing:";
+
 /** The once-only key of a message's Typing; freed when that Typing is removed. */
-const typingKey = (messageId: string) => `typing:${messageId}`;
+const typingKey = (messageId: string) => `${TYPING_PREFIX}${messageId}`;
 
 /** The chat's wish, the stored row standing for it until someone asks. */
 function wishOf(chat: ChatPresence, row: TypingEntry | null): { messageId: string } | null {
@@ -74,6 +77,17 @@ export function unwishTyping(deps: PresenceDeps, chatId: string): boolean {
   return had;
 }
 
+/**
+ * Settles a Typing add a previous run began and never saw answered: it may be
+ * on Feishu with nothing stored to remove it, so it is looked up (and, as
+ * the once-only write finishes, added when missing) and then removed, unless
+ * the chat wishes a Typing on that very message (a replay of its job).
+ */
+export function suspectTyping(deps: PresenceDeps, chatId: string, messageId: string): void {
+  chatPresence(deps, chatId).suspects.push(messageId);
+  kick(deps, chatId);
+}
+
 /** Resolves once the chat's worker (if any) has nothing left to do. */
 export function typingSettled(deps: PresenceDeps, chatId: string): Promise<void> {
   return chatPresence(deps, chatId).worker;
@@ -107,6 +121,8 @@ function nextStep(
 ): (() => Promise<boolean>) | null {
   const row = deps.typing.get(deps.account.alias, chatId);
   const wish = wishOf(chat, row);
+  const suspect = chat.suspects.shift();
+  if (suspect !== undefined) return () => settleSuspect(deps, chat, { chatId, messageId: suspect });
   if (row && row.messageId !== wish?.messageId) return () => removeStored(deps, row);
   if (!row && chat.wish) {
     const w = chat.wish;
@@ -141,6 +157,38 @@ async function add(deps: PresenceDeps, chat: ChatPresence, wish: TypingWish): Pr
     return false;
   } finally {
     chat.adding = null;
+  }
+}
+
+async function settleSuspect(
+  deps: PresenceDeps,
+  chat: ChatPresence,
+  target: { chatId: string; messageId: string },
+): Promise<boolean> {
+  // The wished add finishes the same once-only write (looking it up first).
+  if (chat.wish?.messageId === target.messageId) return true;
+  try {
+    const reactionId = await counted(deps, () =>
+      deps.account.outbox.react({
+        ...target,
+        emojiType: TYPING,
+        priority: PRIORITY.update,
+        once: typingKey(target.messageId),
+      }));
+    const entry = { ...target, account: deps.account.alias, reactionId };
+    // Stored first, so its removal (the worker's next step) is as reliable as any other;
+    // a replay of its message's job, wishing it again, keeps it instead.
+    if (deps.typing.put({ ...entry, receiveId: null, receiveIdType: null })) {
+      chat.wish ??= null;
+      return true;
+    }
+    return await removeReaction(deps, entry);
+  } catch (err) {
+    deps.log.debug("typing look-up failed", {
+      message: target.messageId,
+      error: (err as Error).message,
+    });
+    return true;
   }
 }
 
