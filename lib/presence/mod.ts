@@ -8,8 +8,9 @@
  * message are once-only writes keyed by its message id, so a replay after a
  * crash never adds a second one. A Typing's key is freed when that Typing is
  * removed (by an answer, or as stale at start), so a message replayed after a
- * restart shows Typing again. One `OK` a previous run began but never saw
- * answered is finished at start.
+ * restart shows Typing again. An `OK` a previous run began but never saw
+ * answered is finished at start; a Typing add it never saw answered is looked
+ * up and removed then (its message was stored without waiting for it).
  *
  * Presence never delays the important work: nothing here is awaited by the
  * pipeline or by an answer (a message is stored and the agent woken, a send
