@@ -7,8 +7,9 @@
  * Typing is still removed once Feishu answers. The removal stays reliable
  * although nobody waits for it: a Typing whose add a killed server never saw
  * answered is removed at the next start, and one whose removal failed stays
- * stored and is removed at the chat's next message. Each claim is read from
- * the emulator's request log and the status, never from elapsed time.
+ * stored and is removed at the chat's next message; a Typing that waits to
+ * go out moves to the newest message. Each claim is read from the
+ * emulator's request log and the status, never from elapsed time.
  */
 
 import assert from "node:assert/strict";
@@ -230,6 +231,33 @@ Deno.test("presence: a Typing removal Feishu fails stays stored and is made agai
         ),
       { what: "the old Typing removed and a new one shown" },
     );
+  } finally {
+    await bridge.close();
+  }
+});
+
+Deno.test("presence: a Typing that has not gone out yet moves to the newest message (counted as shed)", async () => {
+  const clock = new ManualEmuClock(Date.now());
+  await using emu = await startEmulator({ clock });
+  const bridge = await startBridge({ config: bridgeConfig(emu.url) });
+  try {
+    await emu.ws.whenReady();
+    const [first] = await burst(emu, bridge, 1, "hello");
+    await emu.waitFor(() => appReactions(emu, first!, "Typing").length);
+    // Feishu holds the removal of the first Typing: the next Typing waits behind it.
+    emu.faults.add({ method: "DELETE", path: REACTION, times: 1, respond: { delayMs: HOLD_MS } });
+    await bridge.call("send", { receive_id: D.aliceP2p, receive_id_type: "chat_id", text: "hi" });
+    await emu.waitFor(() => reactionWrites(emu).includes("remove"));
+    const [second] = await burst(emu, bridge, 1, "two");
+    const [third] = await burst(emu, bridge, 1, "three");
+    assert.equal((await presence(bridge)).shed, 1);
+
+    clock.advance(HOLD_MS);
+    await emu.waitFor(() => appReactions(emu, third!, "Typing").length);
+    await until(async () => (await presence(bridge)).queued === 0, { what: "presence drained" });
+    assert.deepEqual(appReactions(emu, first!, "Typing"), []);
+    assert.deepEqual(appReactions(emu, second!, "Typing"), []);
+    assert.equal(reactionWrites(emu).filter((w) => w === "Typing").length, 2);
   } finally {
     await bridge.close();
   }
