@@ -141,6 +141,7 @@ Deno.test("presence: the agent's send returns once its message is out, while the
     // Typing is still on) nor for the OKs queued before it.
     assert.ok(emu.messages(D.aliceP2p).some((m) => m.sender.type === "app"));
     assert.equal(appReactions(emu, first!, "Typing").length, 1);
+    assert.ok((await presence(bridge)).queued > 0, "the removal is still under way");
     assert.ok(
       atResult.filter((w) => w === "OK").length <= SEEN_BACKLOG,
       `OKs sent before the send's result: ${atResult.join()}`,
