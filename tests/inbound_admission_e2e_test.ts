@@ -93,9 +93,11 @@ Deno.test("presence: every admitted message gets OK, and only the first of a cha
     const g1 = emu.userSends({ user: D.bob.openId, chat: D.team, text: "ignored" });
     const g2 = emu.userSends({ user: D.bob.openId, chat: D.team, text: "hey", mentions: ["bot"] });
     await bridge.updates.atLeast(4);
-    // The agent is woken without waiting for the OK, which takes its turn in the chat's lane.
+    // The agent is woken without waiting for the OK and Typing, which take their turn in the
+    // chat's lane.
     await emu.waitFor(() =>
-      [a1, a2, b1, g2].every((m) => emojis(emu.reactions(m.messageId!)).includes("OK"))
+      [a1, a2, b1, g2].every((m) => emojis(emu.reactions(m.messageId!)).includes("OK")) &&
+      [a1, b1, g2].every((m) => emojis(emu.reactions(m.messageId!)).includes("Typing"))
     );
     assert.deepEqual(emojis(emu.reactions(a1.messageId!)), ["OK", "Typing"]);
     assert.deepEqual(emojis(emu.reactions(a2.messageId!)), ["OK"]);
@@ -137,7 +139,10 @@ Deno.test("passive events go to the events conversation once each, never wake th
       text: "react here",
       mentions: ["bot"],
     });
-    await bridge.updates.atLeast(1); // OK and Typing were added: the emulator pushes both
+    await bridge.updates.atLeast(1);
+    // The message is stored without waiting for its OK and Typing: wait for both (the emulator
+    // pushes both).
+    await emu.waitFor(() => emojis(emu.reactions(target.messageId!)).length === 2);
     const before = {
       channel: bridge.channel.items.length,
       updates: bridge.updates.items.length,

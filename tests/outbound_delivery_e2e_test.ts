@@ -14,6 +14,7 @@ import {
   requestBytes,
   splitMarkdown,
 } from "../lib/outbound/mod.ts";
+import { until } from "./_inbound.ts";
 import { D, type Rig, startRig } from "./_outbound.ts";
 
 /** Adds a group with the bot and Alice in it. */
@@ -310,6 +311,15 @@ Deno.test("outbound delivery end to end: chunking as stored, partial delivery an
       assert.equal(out.reply_in_thread, true);
       assert.equal(out.thread_id, threadId);
       assert.match(String(out.warning), /Do not retry the whole action/);
+      // The Typing goes once the chat's lane is past the limit (the result did not wait for
+      // it); once nothing of presence waits, no THUMBSUP was added.
+      await rig.emu.waitFor(() =>
+        !rig.emu.reactions(target.messageId).some((r) => r.emojiType === "Typing")
+      );
+      await until(async () => {
+        const status = JSON.parse(await rig.server.resource("lingtai://status"));
+        return status.accounts[0].presence.queued === 0;
+      }, { what: "presence drained" });
       assert.deepEqual(rig.emu.reactions(target.messageId).map((r) => r.emojiType), ["OK"]);
       const rec = ((await rig.call("read", { chat_id: D.topics, limit: 1 })).messages as Record<
         string,

@@ -25,6 +25,10 @@ async function recordOf(rig: Rig, chatId: string, id: string): Promise<Record<st
 const emojis = (rig: Rig, messageId: string) =>
   rig.emu.reactions(messageId).map((r) => r.emojiType).sort();
 
+/** Waits until a message carries exactly these reactions (presence goes out after the result). */
+const settlesOn = (rig: Rig, messageId: string, expected: string[]) =>
+  rig.emu.waitFor(() => emojis(rig, messageId).join() === expected.join());
+
 /** A markdown document that materialises into `n` chunks, each starting with `mark`. */
 const chunks = (marks: string[]) => marks.map((m) => m.repeat(3000)).join("\n\n");
 
@@ -75,10 +79,10 @@ Deno.test("outbound replies, progress cards and lifecycle end to end", async (t)
         chat: D.aliceP2p,
         text: "hello bot",
       });
-      assert.deepEqual(emojis(rig, target.messageId), ["OK", "Typing"]);
+      await settlesOn(rig, target.messageId, ["OK", "Typing"]);
       const out = await rig.call("reply", { message_id: target.id, text: "hello human" });
       assert.equal(out.status, "sent");
-      assert.deepEqual(emojis(rig, target.messageId), ["OK", "THUMBSUP"]);
+      await settlesOn(rig, target.messageId, ["OK", "THUMBSUP"]);
       const reaction = rig.emu.requests({
         method: "POST",
         path: "/open-apis/im/v1/messages/:id/reactions",
@@ -96,10 +100,10 @@ Deno.test("outbound replies, progress cards and lifecycle end to end", async (t)
         chat: D.bobP2p,
         text: "are you there",
       });
-      assert.deepEqual(emojis(rig, target.messageId), ["OK", "Typing"]);
+      await settlesOn(rig, target.messageId, ["OK", "Typing"]);
       const out = await rig.call("send", { receive_id: D.bob.openId, text: "yes" });
       assert.equal(out.status, "sent");
-      assert.deepEqual(emojis(rig, target.messageId), ["OK"]);
+      await settlesOn(rig, target.messageId, ["OK"]);
     },
   );
 
@@ -107,7 +111,7 @@ Deno.test("outbound replies, progress cards and lifecycle end to end", async (t)
     "a failed send to an open_id still removes Typing by its receive target",
     async () => {
       const target = await rig.inbound({ user: D.bob.openId, chat: D.bobP2p, text: "again" });
-      assert.deepEqual(emojis(rig, target.messageId), ["OK", "Typing"]);
+      await settlesOn(rig, target.messageId, ["OK", "Typing"]);
       rig.emu.faults.add({
         method: "POST",
         path: "/open-apis/im/v1/messages",
@@ -116,7 +120,7 @@ Deno.test("outbound replies, progress cards and lifecycle end to end", async (t)
       });
       const out = await rig.call("send", { receive_id: D.bob.openId, text: "lost" });
       assert.equal(out.error_code, "PERMISSION_DENIED");
-      assert.deepEqual(emojis(rig, target.messageId), ["OK"]);
+      await settlesOn(rig, target.messageId, ["OK"]);
     },
   );
 
@@ -136,6 +140,7 @@ Deno.test("outbound replies, progress cards and lifecycle end to end", async (t)
       assert.equal(first.status, "sent");
       assert.equal(second.status, "sent");
       const target = await rig.inbound({ user: D.alice.openId, chat: D.team, text: "ping" });
+      await settlesOn(rig, target.messageId, ["OK", "Typing"]);
       const before = writes(rig.emu).length;
       const third = await rig.call("send", {
         receive_id: D.team,

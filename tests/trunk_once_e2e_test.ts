@@ -50,7 +50,13 @@ Deno.test("a crash after the OK reaction and before the record, replayed, leaves
     assert.deepEqual(records.map((r) => r.feishu_message_id), [messageId]);
     assert.ok(emu.requests({ method: "GET", path: RESOURCE }).length >= 2, "the job replayed");
     assert.equal(oks().length, 1, "exactly one OK by the app");
-    // The stale Typing was cleared and the replay shows one of its own.
+    // The stale Typing was cleared and the replay shows one of its own (once presence is done).
+    await until(
+      async () => ((await bridge.account()).presence as { queued: number }).queued === 0,
+      {
+        what: "presence drained",
+      },
+    );
     const typing = emu.reactions(messageId!).filter((r) => r.emojiType === "Typing");
     assert.equal(typing.length, 1);
   } finally {

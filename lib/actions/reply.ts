@@ -45,14 +45,13 @@ export async function reply(
   });
   const presence = { account, typing: ctx.store.typing, log: ctx.deps.log };
   if (out.kind !== "sent") {
-    await stopTyping(presence, target.chatId);
+    stopTyping(presence, target.chatId);
     if (out.kind === "failed") throw out.error;
     return out.result;
   }
   const saveWarning = persistSent(ctx, account.alias, out);
-  if (out.complete) {
-    await markDone(presence, { chatId: target.chatId, messageId: target.messageId });
-  }
-  await stopTyping(presence, target.chatId);
+  // Neither is awaited: they wait their turn in the chat's lane; the result does not.
+  if (out.complete) void markDone(presence, { chatId: target.chatId, messageId: target.messageId });
+  stopTyping(presence, target.chatId);
   return withWarnings(out.result, out.degradations, saveWarning);
 }

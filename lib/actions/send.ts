@@ -35,8 +35,9 @@ export async function send(ctx: ActionContext, input: SendInput): Promise<Record
   });
   if (out.kind === "blocked") return out.result;
   const presence = { account, typing: ctx.store.typing, log: ctx.deps.log };
-  if (out.chatId) await stopTyping(presence, out.chatId);
-  else await stopTypingByTarget(presence, receiveId, receiveIdType);
+  // Not awaited: the removal waits its turn in the chat's lane; the result does not.
+  if (out.chatId) stopTyping(presence, out.chatId);
+  else stopTypingByTarget(presence, receiveId, receiveIdType);
   if (out.kind === "failed") throw out.error;
   const saveWarning = persistSent(ctx, account.alias, out);
   return withWarnings(out.result, out.degradations, saveWarning);

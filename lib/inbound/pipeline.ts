@@ -1,8 +1,8 @@
 /**
  * The per-chat worker's job handler: one journaled event, in chat order,
- * through the stages admission → local commands → presence (OK / Typing) →
- * normalisation → attachments → transcription → record (SQLite) →
- * notification. Every stage is idempotent, so a replay after a crash is safe.
+ * through the stages admission → local commands → presence (OK / Typing,
+ * asked for, never awaited) → normalisation → attachments → transcription →
+ * record (SQLite) → notification. Every stage is idempotent, so a replay after a crash is safe.
  * @module
  */
 
@@ -10,7 +10,7 @@ import type { Account } from "../account/mod.ts";
 import { BridgeError, type Clock, type Logger } from "../core/mod.ts";
 import { type Job, PermanentFailure, RetryLater } from "../journal/mod.ts";
 import type { ConversationLog } from "../conversation/mod.ts";
-import { markSeen, startTyping } from "../presence/mod.ts";
+import { markSeen, startTyping, typingActive } from "../presence/mod.ts";
 import type { Store } from "../store/mod.ts";
 import {
   type Admission,
@@ -265,15 +265,15 @@ export function createPipeline(deps: PipelineDeps): Pipeline {
       saving: () => account.saving(),
     };
     const target = { chatId: record.chat_id, messageId: record.feishu_message_id };
-    // The OK waits its turn in the chat's outbox lane; the message does not wait for it
-    // (its ledger entry is written now, so a restart finishes it; see resumeSeen).
+    // The OK and the Typing wait their turn in the chat's outbox lane; the message waits
+    // for neither (the OK's ledger entry is written now, so a restart finishes it).
     void markSeen(presence, target);
     const plan = shouldReact(envelope, {
       alias: account.alias,
-      isTypingActive: (alias, chat) => deps.store.typing.get(alias, chat) !== null,
+      isTypingActive: (_alias, chat) => typingActive(presence, chat),
     });
     if (plan.typing) {
-      await startTyping(presence, {
+      startTyping(presence, {
         ...target,
         receiveId: plan.target.receive_id,
         receiveIdType: plan.target.receive_id_type,

@@ -14,7 +14,13 @@ import type { Config, LaunchOptions } from "../config/mod.ts";
 import { type Deps, EVENTS_CHAT_ID } from "../core/mod.ts";
 import { type Journal, journalPath, openJournal } from "../journal/mod.ts";
 import type { ConversationLog } from "../conversation/mod.ts";
-import { clearTyping, resumeSeen, SEEN_PREFIX } from "../presence/mod.ts";
+import {
+  clearTyping,
+  resumeSeen,
+  resumeTyping,
+  SEEN_PREFIX,
+  TYPING_PREFIX,
+} from "../presence/mod.ts";
 import type { Store } from "../store/mod.ts";
 import { backfill, type BackfillOptions, type BackfillReport } from "./backfill.ts";
 import { createIntake, type Intake, type IntakeCounters } from "./intake.ts";
@@ -166,6 +172,14 @@ export async function openInbound(options: InboundOptions): Promise<InboundRunti
         clearTyping(presenceOf(a)).then((n) => {
           if (n) log.info("cleared stale Typing reactions", { account: a.alias, count: n });
         });
+        // A Typing whose add a previous run never saw answered may be on Feishu: removed too.
+        const suspects = resumeTyping(presenceOf(a), {
+          keys: store.writes.pending(a.alias, TYPING_PREFIX),
+          chatOf: (id) => store.records.chatOfFeishuMessage(a.alias, id)?.chatId ?? null,
+        });
+        if (suspects) {
+          log.info("settling Typing reactions a previous run left unanswered", { count: suspects });
+        }
         resumeSeen(presenceOf(a), {
           keys: store.writes.pending(a.alias, SEEN_PREFIX),
           chatOf: (id) => store.records.chatOfFeishuMessage(a.alias, id)?.chatId ?? null,

@@ -89,7 +89,8 @@ class RateWindow {
 /**
  * How urgent a run is; lower goes first among the runs waiting for one
  * conversation: the agent's answers, then card updates (progress and Task
- * Cards), then presence reactions.
+ * Cards) and Typing changes (so the Typing goes right after the answer that
+ * ends it), then the other presence reactions (`OK`, `THUMBSUP`).
  */
 export const PRIORITY = { answer: 0, update: 1, presence: 2 } as const;
 

@@ -24,6 +24,7 @@ import type {
 import type { IntakeCounters } from "../inbound/mod.ts";
 import type { JournalStats } from "../journal/mod.ts";
 import type { NotifierCounters } from "../notify/mod.ts";
+import { presenceStatus } from "../presence/mod.ts";
 import type { QuotaView } from "../quota/mod.ts";
 import { readTypingPending, type Store } from "../store/mod.ts";
 import type { TaskCardStatus } from "../taskcard/mod.ts";
@@ -91,6 +92,8 @@ export interface AccountStatus {
   card_callbacks?: CallbackCounters;
   /** Typing reactions placed and not yet removed. */
   typing_pending?: number;
+  /** Presence writes waiting in the outbox now, and those skipped to keep that backlog short. */
+  presence?: { queued: number; shed: number };
 }
 
 /** The permission relay for Claude Code channels. */
@@ -284,6 +287,7 @@ function accountStatus(
     ...(intake ? { intake: intake.counters, backfill: intake.backfill } : {}),
     ...(src.callbacks ? { card_callbacks: src.callbacks(a.alias) } : {}),
     ...(src.store ? { typing_pending: typing.get(a.alias) ?? 0 } : {}),
+    ...(src.inbound ? { presence: presenceStatus(a) } : {}),
   };
 }
 

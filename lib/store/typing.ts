@@ -36,6 +36,11 @@ export class TypingStore {
     return r ? toEntry(r) : null;
   }
 
+  /** Every entry of an account (left in place). */
+  all(account: string): TypingEntry[] {
+    return this.#db.prepare("SELECT * FROM typing WHERE account = ?").all(account).map(toEntry);
+  }
+
   /** Stores an entry unless the chat already has one; true when stored. */
   put(entry: Omit<TypingEntry, "createdAt">): boolean {
     return this.#db.prepare(

@@ -212,6 +212,6 @@ export async function reactDone(
   } catch (err) {
     log.debug("done reaction failed", { message: r.messageId, error: String(err) });
   }
-  await stopTyping({ account, typing: store.typing, log }, r.chatId);
+  stopTyping({ account, typing: store.typing, log }, r.chatId);
   return reacted;
 }
