@@ -217,3 +217,25 @@ Deno.test("revoked and expired tokens answer 99991663; a short expire makes the 
   await sender(emu, fresh)();
   assert.equal(tokenCalls() - before, 2);
 });
+
+Deno.test("reset-after and hang-after carry the send out, then lose its answer: the message exists once", async () => {
+  await using emu = await startEmulator();
+  const send = sender(emu);
+  await send();
+  emu.faults.add({ path: "/open-apis/im/v1/messages", times: 1, respond: "reset-after" });
+  assert.deepEqual(await send(), { network: "ERR_BAD_RESPONSE" });
+  const before = lark.defaultHttpInstance.defaults.timeout;
+  lark.defaultHttpInstance.defaults.timeout = 100;
+  try {
+    emu.faults.add({ path: "/open-apis/im/v1/messages", times: 1, respond: "hang-after" });
+    assert.deepEqual(await send(), { network: "ECONNABORTED" });
+  } finally {
+    lark.defaultHttpInstance.defaults.timeout = before;
+  }
+  // Both were created although neither caller heard of it; the log keeps Feishu's answer.
+  assert.equal(emu.messages(D.team).filter((m) => m.sender.type === "app").length, 3);
+  assert.deepEqual(
+    emu.requests({ path: "/open-apis/im/v1/messages" }).map((r) => [r.faulted ?? false, r.code]),
+    [[false, 0], [true, 0], [true, 0]],
+  );
+});

@@ -64,8 +64,13 @@ export interface FaultRule {
    * for faults that hit one conversation only; in-process use.
    */
   when?: (request: RequestRecord) => boolean;
-  /** The answer; "hang" never answers (until close), "reset" breaks the connection. */
-  respond: FaultResponse | "hang" | "reset";
+  /**
+   * The answer; "hang" never answers (until close), "reset" breaks the connection.
+   * "hang-after" and "reset-after" carry the request out first (the message is
+   * created) and then lose its answer the same way: Feishu did it, the caller
+   * cannot know.
+   */
+  respond: FaultResponse | "hang" | "reset" | "hang-after" | "reset-after";
 }
 
 /**

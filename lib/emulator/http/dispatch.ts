@@ -105,14 +105,28 @@ function resetResponse(): Response {
   return new Response(body, { status: 200, headers: { "content-type": "application/json" } });
 }
 
-async function applyFault(env: ApiEnv, record: RequestRecord): Promise<Response | undefined> {
+/** Never answers until the emulator closes. */
+async function hungResponse(core: Core): Promise<Response> {
+  await core.untilClosed();
+  return json({ code: 503, msg: "the emulator closed while the request hung" }, 503);
+}
+
+/** How the answer of a request that was carried out is lost ("hang-after", "reset-after"). */
+type LostAnswer = "hang" | "reset";
+
+async function applyFault(
+  env: ApiEnv,
+  record: RequestRecord,
+  loseAnswer: (how: LostAnswer) => void,
+): Promise<Response | undefined> {
   const rule = env.faults.take(record.method, record.path, record);
   if (!rule) return undefined;
   record.faulted = true;
   if (rule.respond === "reset") return resetResponse();
-  if (rule.respond === "hang") {
-    await env.core.untilClosed();
-    return json({ code: 503, msg: "the emulator closed while the request hung" }, 503);
+  if (rule.respond === "hang") return await hungResponse(env.core);
+  if (rule.respond === "hang-after" || rule.respond === "reset-after") {
+    loseAnswer(rule.respond === "hang-after" ? "hang" : "reset");
+    return undefined;
   }
   const r = rule.respond;
   if (r.delayMs) await env.core.wait(r.delayMs);
@@ -171,8 +185,10 @@ export async function handleApi(env: ApiEnv, req: Request, url: URL): Promise<Re
   const parsed = parseBody(core, req, raw);
   const record = logRequest(core, req, url, parsed);
   let res: Response;
+  let lost = undefined as LostAnswer | undefined;
   try {
-    res = await applyFault(env, record) ?? await route(env, req, url, parsed);
+    res = await applyFault(env, record, (how) => (lost = how)) ??
+      await route(env, req, url, parsed);
   } catch (error) {
     if (!(error instanceof ApiError)) {
       core.recordError(`http ${req.method} ${url.pathname}`, error);
@@ -183,5 +199,8 @@ export async function handleApi(env: ApiEnv, req: Request, url: URL): Promise<Re
   if (!res.headers.has("x-tt-logid")) res.headers.set("x-tt-logid", core.ids.next(ID_PREFIX.log));
   await finish(record, res);
   core.feed.emit({ kind: "request.logged" });
+  // The record keeps what Feishu did; only the caller never hears of it.
+  if (lost === "reset") return resetResponse();
+  if (lost === "hang") return await hungResponse(core);
   return res;
 }
