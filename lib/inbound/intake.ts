@@ -67,7 +67,8 @@ export const CARD_EVENT_TYPES = new Set(["card.action.trigger", "card.action.tri
 /**
  * The FIFO and dedupe keys of an envelope: messages queue per chat and dedupe
  * by event id and message id; passive events queue in `events`; card
- * callbacks per chat by event id. Null for events we do not journal.
+ * callbacks per chat by event id. Null for events we do not journal, and
+ * for ids longer than {@link MAX_ID_LENGTH}.
  *
  * @example
  * ```ts
@@ -75,9 +76,27 @@ export const CARD_EVENT_TYPES = new Set(["card.action.trigger", "card.action.tri
  * const k = intakeKeys({ header: { event_id: "e1", event_type: "im.message.receive_v1" },
  *   event: { message: { message_id: "om_1", chat_id: "oc_1" } } });
  * if (k?.chatKey !== "oc_1" || k.dedupeKeys.join() !== "event:e1,msg:om_1") throw new Error();
+ * const long = intakeKeys({ header: { event_id: "e".repeat(3000), event_type: "im.message.receive_v1" },
+ *   event: { message: { message_id: "om_1", chat_id: "oc_1" } } });
+ * if (long !== null) throw new Error("an oversized id is not journaled");
  * ```
  */
 export function intakeKeys(
+  envelope: RawEnvelope,
+): { chatKey: string; dedupeKeys: string[] } | null {
+  const keys = journalKeys(envelope);
+  // Feishu's ids are a few dozen characters; a longer one is not Feishu's and
+  // would not fit a KV key (2 KiB), which would fail the commit on every re-push.
+  if (keys && [keys.chatKey, ...keys.dedupeKeys].some((k) => k.length > MAX_ID_LENGTH)) {
+    return null;
+  }
+  return keys;
+}
+
+/** The longest id (event, message or chat) intake journals. */
+export const MAX_ID_LENGTH = 256;
+
+function journalKeys(
   envelope: RawEnvelope,
 ): { chatKey: string; dedupeKeys: string[] } | null {
   const type = String(envelope.header?.event_type ?? "");
@@ -175,10 +194,15 @@ export function createIntake(options: IntakeOptions): Intake {
     const keys = intakeKeys(envelope);
     if (!keys) {
       counters.ignored++;
-      options.log.debug("event not journaled", {
-        account: options.alias,
-        type: String(envelope.header?.event_type ?? "?"),
-      });
+      const type = String(envelope.header?.event_type ?? "?");
+      // An oversized id is someone else's bytes, worth a warning; an event type
+      // we do not take is routine.
+      if (journalKeys(envelope)) {
+        options.log.warn("event with an oversized id not journaled", {
+          account: options.alias,
+          type,
+        });
+      } else options.log.debug("event not journaled", { account: options.alias, type });
       return "ignored";
     }
     const payload: IntakePayload = { envelope, received_at: options.now(), source };

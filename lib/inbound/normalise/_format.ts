@@ -33,7 +33,8 @@ export function durationText(ms: number): string {
 /**
  * Epoch seconds from a Feishu time value (s, ms or µs, number or numeric
  * string): divided by 1000 while above 10,000,000,000. Undefined when the
- * value is missing, not numeric or not positive.
+ * value is missing, not numeric, not positive or not finite (a 309-digit
+ * string parses to Infinity, which no division brings down).
  *
  * @example
  * ```ts
@@ -42,11 +43,12 @@ export function durationText(ms: number): string {
  * assert.deepEqual(["1735700000", "1735700000000", 1735700000000000].map(epochSeconds),
  *   [1735700000, 1735700000, 1735700000]);
  * assert.equal(epochSeconds("0"), undefined);
+ * assert.equal(epochSeconds("9".repeat(400)), undefined);
  * ```
  */
 export function epochSeconds(value: unknown): number | undefined {
   let n = asNumber(value);
-  if (n === undefined || n <= 0) return undefined;
+  if (n === undefined || n <= 0 || !Number.isFinite(n)) return undefined;
   while (n > 10_000_000_000) n /= 1000;
   return n;
 }
