@@ -96,7 +96,7 @@ export interface InboundFigures {
   lost: number;
   /** Present more than once in `read` (extra copies). */
   doubled: number;
-  /** Adjacent records in `read` whose Feishu order is the other way round. */
+  /** Adjacent records in `read` whose Feishu create_time (ms) is the other way round. */
   inversions: number;
   /** A few examples per kind, for the failure message. */
   examples: string[];
@@ -113,8 +113,11 @@ export async function inboundFigures(
 ): Promise<InboundFigures> {
   const out: InboundFigures = { inputs: 0, lost: 0, doubled: 0, inversions: 0, examples: [] };
   for (const chat of chats) {
-    const held = emu.messages(chat).filter((m) => m.sender.type === "user").map((m) => m.messageId);
-    const order = new Map(held.map((id, i) => [id, i]));
+    const users = emu.messages(chat).filter((m) => m.sender.type === "user");
+    const held = users.map((m) => m.messageId);
+    // Feishu's order is its ms create_time; messages of the same millisecond have
+    // no order Feishu tells anyone (ids are not monotonic), so ties are no inversion.
+    const order = new Map(users.map((m) => [m.messageId, m.createTime]));
     const records = (await bridge.records(chat)).filter((r) => r._direction === "incoming");
     const ids = records.map((r) => String(r.feishu_message_id));
     out.inputs += held.length;

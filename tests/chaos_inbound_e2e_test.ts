@@ -2,8 +2,9 @@
  * Chaos, inbound: a burst of user messages over five chats while the long
  * connection is dropped (gracefully and not) every few dozen messages, goes
  * silent once (the watchdog must notice), withholds ACKs (Feishu pushes
- * again), re-pushes delivered events late and duplicated, and fragments or
- * loses frames. At the end every message the emulator holds is in `read`
+ * again), re-pushes delivered events late and duplicated, and fragments
+ * frames; a final outage loses some messages for good (Feishu gave up on
+ * them) among others it pushes at the reconnect. At the end every message the emulator holds is in `read`
  * (the real MCP client) exactly once, in Feishu's order per chat, and the
  * journal is drained with no dead letter. `CHAOS_MESSAGES` scales the burst
  * (CI default 400; `deno task soak` runs the long form); `CHAOS_SEED` replays.
@@ -25,6 +26,8 @@ import {
 } from "./_chaos.ts";
 
 const MESSAGES = envCount("CHAOS_MESSAGES", 400);
+/** Messages written during the final outage, about half of which Feishu gives up on. */
+const OUTAGE = 40;
 const CHATS = 5;
 /** Every kind once, then random ones: each run sees each fault at least once. */
 const KINDS = ["drop", "drop-hard", "withhold", "duplicate", "silent"] as const;
@@ -64,8 +67,6 @@ Deno.test("chaos inbound: drops, a silent socket, withheld ACKs, late and duplic
           ? { duplicate: true }
           : roll < 0.16
           ? { fragments: 3, order: "reverse" as const }
-          : roll < 0.19
-          ? { lost: true }
           : undefined;
         if (push) faults.add(Object.keys(push)[0]!);
         const m = emu.userSends({
@@ -75,7 +76,7 @@ Deno.test("chaos inbound: drops, a silent socket, withheld ACKs, late and duplic
           push,
         });
         events.push(m.eventId);
-        if (!push?.lost) wave.push(m.eventId);
+        wave.push(m.eventId);
       }
       // The fault lands mid-stream: once half of this wave reached the bridge.
       await emu.waitFor(
@@ -103,16 +104,32 @@ Deno.test("chaos inbound: drops, a silent socket, withheld ACKs, late and duplic
       }
     }
     await emu.waitFor(() => settledEvents(emu, events), { timeoutMs: 60_000 });
-    // Feishu gave up on the lost ones: only a reconnect's backfill finds them.
+    // An outage: the socket is lost and the next two reconnects are refused. Of
+    // what people write meanwhile Feishu pushes some at the reconnect and gives
+    // up on the rest (`lost`, as after hours of re-pushes): only the
+    // reconnect's backfill finds those, among newer messages already re-pushed.
     const since = new Date().toISOString();
+    emu.ws.refuseUpgrade({ status: 503, times: 2 });
     emu.ws.drop();
     faults.add("drop");
+    for (let i = 0; i < OUTAGE; i++, sent++) {
+      const lost = rng.chance(0.5);
+      if (lost) faults.add("lost");
+      const m = emu.userSends({
+        user: D.alice.openId,
+        chat: rng.pick(chats),
+        text: `chaos ${sent}`,
+        push: lost ? { lost: true } : undefined,
+      });
+      events.push(m.eventId);
+    }
     await backfillAfter(bridge, since);
+    await emu.waitFor(() => settledEvents(emu, events), { timeoutMs: 60_000 });
     const journal = await drainedJournal(bridge);
     const figures = await inboundFigures(bridge, emu, chats);
     const account = await bridge.account();
     printFigures("inbound", {
-      load: `${MESSAGES} messages over ${CHATS} chats`,
+      load: `${MESSAGES} messages over ${CHATS} chats, ${OUTAGE} more in an outage`,
       faults: faults.counts,
       deliveries: events.reduce((n, id) => n + emu.event(id)!.attempts.length, 0),
       reconnects: (account.connection as Record<string, unknown>).reconnects,
@@ -125,7 +142,7 @@ Deno.test("chaos inbound: drops, a silent socket, withheld ACKs, late and duplic
       seconds: ((performance.now() - started) / 1000).toFixed(1),
     });
     const why = figures.examples.join(", ");
-    assert.equal(figures.inputs, MESSAGES);
+    assert.equal(figures.inputs, MESSAGES + OUTAGE);
     assert.equal(figures.lost, 0, `lost: ${why}`);
     assert.equal(figures.doubled, 0, `doubled: ${why}`);
     assert.equal(figures.inversions, 0, `inversions: ${why}`);

@@ -5,15 +5,16 @@
  * at the end every message is in `read` exactly once, in Feishu's order, and
  * the journal is drained with no dead letter. Then it is killed in the middle
  * of chunked sends (after a seeded number of chunks, with the next chunk's
- * answer hanging or delivered and lost): the restarted server must show the
- * send's true partial state in `read`, and the agent's repeat with the same
+ * answer hanging or delivered and lost): once the restarted server settled
+ * the send (finished under its uuids, or recorded as partial), `read` must
+ * show what Feishu holds, and the agent's repeat with the same
  * `idempotency_key` must leave every chunk exactly once.
  * `CHAOS_SEED` replays a run; `CHAOS_KILLS` scales the number of kills.
  */
 
 import assert from "node:assert/strict";
 import { DEFAULT_IDS as D, startEmulator } from "../lib/emulator/mod.ts";
-import { type Bridge, bridgeConfig, serverPid, startBridge } from "./_inbound.ts";
+import { type Bridge, bridgeConfig, serverPid, startBridge, until } from "./_inbound.ts";
 import {
   backfillAfter,
   chaosChats,
@@ -153,16 +154,24 @@ Deno.test("chaos kill -9 during chunked sends: the restart shows the true partia
       await call;
       const held = bot().length;
       bridge = await startBridge({ config, workdir: bridge.server.workdir });
+      // The restart settles the sends the kill cut off (in the background): wait for it.
+      await until(async () => {
+        const recovery = (await bridge.status()).send_recovery as Rec | undefined;
+        return recovery?.running === false;
+      }, { what: "the start-up recovery of cut-off sends" });
       const afterRestart = (await bridge.records(chat)).filter((x) => x._direction === "outgoing");
       const shown = afterRestart[0];
       const shownIds = (shown?.message_ids as string[] | undefined ?? []).map((id) =>
         id.split(":")[2]
       );
-      // The truth is what Feishu holds: nothing, some chunks (partial) or all of them (sent).
-      const truePartial = held === 0
+      // The truth is what Feishu holds once the restart settled the send (it may
+      // have finished it under the same uuids): nothing, some chunks (partial) or
+      // all of them (sent).
+      const heldNow = bot().length;
+      const truePartial = heldNow === 0
         ? shownIds.length === 0 && shown?.status !== "sent"
         : afterRestart.length === 1 &&
-          shown?.status === (held === chunks ? "sent" : "partial") &&
+          shown?.status === (heldNow === chunks ? "sent" : "partial") &&
           JSON.stringify(shownIds) === JSON.stringify(bot().map((m) => m.messageId));
       const repeat = await bridge.call("send", input);
       const final = bot();
@@ -173,6 +182,7 @@ Deno.test("chaos kill -9 during chunked sends: the restart shows the true partia
         killed_after: before,
         mode,
         held_at_kill: held,
+        held_after_restart: heldNow,
         shown_after_restart: shown ? `${shown.status}:${shownIds.length}` : "nothing",
         true_partial: truePartial,
         repeat: repeat.status,

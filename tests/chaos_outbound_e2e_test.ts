@@ -6,9 +6,10 @@
  * and the tenant token is revoked mid-run. Each result must tell the truth
  * the emulator holds: `sent` when every chunk is there once, a partial
  * failure naming exactly the delivered chunks, a plain failure when nothing
- * arrived. Then the agent recovers as the manual says (repeat with the same
- * `idempotency_key`; resend an unkeyed send only when the chat shows nothing)
- * and every send must be held exactly once, recorded as `sent` in `read`.
+ * arrived, an unknown fate only where an answer was lost. Then the agent
+ * recovers as the manual says (repeat the call unchanged: the same
+ * `idempotency_key`, or none within 45 minutes, reuses the send's uuids) and
+ * every send must be held exactly once, recorded as `sent` in `read`.
  * `CHAOS_SENDS` scales the run; `CHAOS_SEED` replays it.
  */
 
@@ -81,15 +82,24 @@ function misreport(emu: Emulator, s: Planned, out: Rec): string | null {
   if (out.status === "sent") {
     return ids.length === s.chunks && JSON.stringify(said) === JSON.stringify(ids) ? null : state;
   }
+  // An answer Feishu never gave leaves that chunk's fate unknown: it may be held or not.
+  const unknownNext = out.partial_delivery === true
+    ? typeof out.unknown_chunk_index === "number"
+    : UNKNOWN_FATE.has(String(out.error_code));
+  const heldAsSaid = JSON.stringify(said) === JSON.stringify(ids) ||
+    (unknownNext && JSON.stringify(said) === JSON.stringify(ids.slice(0, -1)) &&
+      ids.length === said.length + 1);
   if (out.partial_delivery === true) {
-    return ids.length > 0 && ids.length < s.chunks &&
-        JSON.stringify(said) === JSON.stringify(ids) &&
-        out.delivered_chunk_count === ids.length
+    return said.length > 0 && said.length < s.chunks && heldAsSaid &&
+        out.delivered_chunk_count === said.length
       ? null
       : state;
   }
-  return ids.length === 0 ? null : state;
+  return said.length === 0 && heldAsSaid ? null : state;
 }
+
+/** Error codes of a send whose first chunk Feishu never answered: delivered or not, unknown. */
+const UNKNOWN_FATE = new Set(["SEND_TIMEOUT", "UNKNOWN"]);
 
 /** Per send: one bot copy of each chunk and one `sent` record in `read`. */
 async function finalCounts(bridge: Bridge, emu: Emulator, sends: Planned[]) {
@@ -197,7 +207,6 @@ async function outboundChaos(mode: Mode): Promise<void> {
     await Promise.all(chats.map(async (chat) => {
       for (const s of sends.filter((x) => x.chat === chat)) {
         if (s.first!.status === "sent") continue;
-        if (!s.keyed && held(emu, s).flat().length > 0) continue;
         s.final = await bridge.call("send", s.input);
       }
     }));

@@ -35,7 +35,10 @@ export interface AccountIdentity {
 }
 
 /** What the long connection reports to. */
-export type ConnectionHandlers = Pick<LongConnectionOptions, "onEvent" | "onConnected">;
+export type ConnectionHandlers = Pick<
+  LongConnectionOptions,
+  "onEvent" | "onConnected" | "onStatus"
+>;
 
 /** One account's long connection. */
 export interface AccountConnection {
@@ -176,10 +179,11 @@ export function createAccount(config: ResolvedAccount, deps: AccountDeps): Accou
           log,
           clock,
           onCall,
-          onStatus: deps.onConnectionStatus
-            ? (status) => deps.onConnectionStatus!(alias, status)
-            : undefined,
           ...handlers,
+          onStatus: (status) => {
+            deps.onConnectionStatus?.(alias, status);
+            handlers.onStatus?.(status);
+          },
         });
       },
       status: () => connection?.status() ?? null,

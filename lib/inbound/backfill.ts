@@ -7,7 +7,7 @@
  * that arrived while we were away is lost.
  *
  * Only the gap is read: the main flow from the second of the chat's newest
- * stored message (Feishu's `start_time` is in seconds, so that second is
+ * message stored before the connection was lost (Feishu's `start_time` is in seconds, so that second is
  * re-read and nothing in it is skipped), a topic newest first until its first
  * message already stored. Bounded: `maxChats` per run, `maxPages` per chat
  * (a chat cut short counts in `truncated`). A catch-up after a storage outage
@@ -30,6 +30,14 @@ export interface BackfillOptions {
   intake: Intake;
   log: Logger;
   now: () => number;
+  /**
+   * Count only records that arrived up to this store sequence when finding a
+   * chat's newest stored message: what was stored before the connection was
+   * lost. Events Feishu re-pushes at the reconnect are stored meanwhile and
+   * may be newer than a message it gave up on during the outage; starting
+   * from them would skip that message.
+   */
+  upToSeq?: number;
   /** Look back this far before the newest stored message (default 0: its second is re-read anyway). */
   overlapMs?: number;
   /** Reach back at least to this Feishu time (ms) in every chat (a catch-up after an outage). */
@@ -84,7 +92,7 @@ export async function backfill(options: BackfillOptions): Promise<BackfillReport
   };
   const reach = options.sinceMs ?? Infinity;
   const scopes = new Map<string, ChatScope>();
-  for (const chat of records.activeChats(api.alias)) {
+  for (const chat of records.activeChats(api.alias, options.upToSeq)) {
     const since = Math.max(floor, Math.min(chat.latest - overlap, reach));
     scopes.set(chat.chatId, { chatId: chat.chatId, chatType: chat.chatType, since });
   }

@@ -191,8 +191,12 @@ export async function openInbound(options: InboundOptions): Promise<InboundRunti
 
       for (const a of options.accounts) {
         const intake = intakes.get(a.alias)!;
-        const gapBackfill = (lookbackMs: number) =>
-          runBackfill(a, { maxLookbackMs: lookbackMs }).catch((err) =>
+        // What was stored when the connection was last lost: the reconnect's
+        // backfill starts from each chat's newest message among those.
+        let storedAtLoss: number | undefined;
+        let up = false;
+        const gapBackfill = (lookbackMs: number, upToSeq?: number) =>
+          runBackfill(a, { maxLookbackMs: lookbackMs, upToSeq }).catch((err) =>
             log.warn("backfill failed", { account: a.alias, error: (err as Error).message })
           );
         a.identity.refresh().finally(() => {
@@ -201,7 +205,15 @@ export async function openInbound(options: InboundOptions): Promise<InboundRunti
             onEvent: (envelope) => intake.onEvent(envelope),
             onConnected: (info) => {
               // First connect: look back a day; reconnect: the downtime plus a margin.
-              gapBackfill(info.reconnect ? info.downtimeMs + 5 * 60_000 : 24 * 3600_000);
+              gapBackfill(
+                info.reconnect ? info.downtimeMs + 5 * 60_000 : 24 * 3600_000,
+                info.reconnect ? storedAtLoss : undefined,
+              );
+            },
+            onStatus: (status) => {
+              const nowUp = status.state === "connected";
+              if (up && !nowUp) storedAtLoss = store.records.lastSeq();
+              up = nowUp;
             },
           });
         });

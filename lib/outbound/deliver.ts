@@ -148,11 +148,18 @@ export async function deliverChunks(
  * {@link UNANSWERED_RETRIES} more times.
  */
 export async function whileUnanswered<T>(call: () => Promise<T>): Promise<T> {
+  let unanswer: unknown = null;
   for (let retry = 0;; retry++) {
     try {
       return await call();
     } catch (err) {
-      if (retry >= UNANSWERED_RETRIES || !unanswered(err)) throw err;
+      if (!unanswered(err)) {
+        // A refusal of a retry (a rate limit, say) says nothing of the try Feishu
+        // never answered: that one may have landed, so the fate stays unknown.
+        throw unanswer ?? err;
+      }
+      unanswer = err;
+      if (retry >= UNANSWERED_RETRIES) throw err;
     }
   }
 }

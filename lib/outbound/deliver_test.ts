@@ -304,3 +304,26 @@ Deno.test("deliverChunks() does not retry a chunk Feishu refused with a code", a
   assert.equal(out.failure?.context.providerCode, 55001);
   assert.equal(r.emu.requests({ method: "POST", path: "/open-apis/im/v1/messages" }).length, 1);
 });
+
+Deno.test("deliverChunks() keeps a chunk's fate unknown when a retry after a lost answer is refused (the first try landed)", async () => {
+  await using r = await rig();
+  const route = { kind: "create", receiveId: D.team, receiveIdType: "chat_id" } as const;
+  const path = "/open-apis/im/v1/messages";
+  // Created, answer lost; then the retry under the same uuid meets a chat rate limit.
+  r.emu.faults.add({ method: "POST", path, times: 1, respond: "reset-after" });
+  r.emu.faults.add({
+    method: "POST",
+    path,
+    times: 1,
+    respond: { code: 230020, msg: "request trigger frequency limit, ext=chat rate limit" },
+  });
+  const out = await deliverChunks(r, {
+    route,
+    bodies: texts("a"),
+    uuids: ["u-1"],
+    lane: laneOf(route),
+  });
+  assert.equal(r.emu.messages(D.team).filter((m) => m.sender.type === "app").length, 1);
+  assert.equal(out.unknown, true, "not reported as refused: Feishu holds it");
+  assert.notEqual(out.failure?.code, "RATE_LIMITED");
+});

@@ -28,7 +28,7 @@ import { createLocalCommands } from "../../commands/mod.ts";
 import { commandSeams } from "./commands.ts";
 import { probeConfinement } from "./confinement.ts";
 import { createHealthRecorder, createJournalInspector } from "./ops.ts";
-import { buildStatus } from "./status.ts";
+import { buildStatus, type SendRecoveryView } from "./status.ts";
 import { type Service, serviceApp, type ServiceOptions } from "./service.ts";
 import { bridgeHealth, inboxSummary, writeIdentityDocument } from "./views.ts";
 
@@ -159,6 +159,14 @@ export async function startRunning(
     redact: (t) => deps.redactor.redact(t),
   });
 
+  const sendRecovery: SendRecoveryView = {
+    running: true,
+    finish: 0,
+    partial: 0,
+    close: 0,
+    drop: 0,
+    error: null,
+  };
   // Fixed for the life of a --no-prompt process: probed once.
   const permissions = probeConfinement(launch.workdir, launch.confined);
   const status = () =>
@@ -178,6 +186,7 @@ export async function startRunning(
       taskCards: () => taskCards.status(),
       quota: () => quota.view(),
       journalFigures: () => figures.figures(),
+      sendRecovery: () => ({ ...sendRecovery }),
     });
 
   inbound.start();
@@ -191,7 +200,12 @@ export async function startRunning(
     record: (alias, record) => conversation.record(alias, { kind: "sent", record }),
     now: () => clock.now(),
     log,
-  }).catch((err) => log.warn("send recovery failed", { error: String(err) }));
+  }).then((counts) => Object.assign(sendRecovery, counts))
+    .catch((err) => {
+      sendRecovery.error = String(err);
+      log.warn("send recovery failed", { error: String(err) });
+    })
+    .finally(() => sendRecovery.running = false);
 
   return {
     app: serviceApp(launch, {

@@ -170,6 +170,20 @@ export interface StatusSources {
   quota?: () => QuotaView;
   /** Dedupe keys and dead-letter reasons, once read. */
   journalFigures?: () => JournalFigures | null;
+  /** The start-up recovery of sends a crash cut off, when a service runs. */
+  sendRecovery?: () => SendRecoveryView;
+}
+
+/** Where the start-up recovery of cut-off sends stands, and what it decided. */
+export interface SendRecoveryView {
+  /** True until every intent a crash left open is settled. */
+  running: boolean;
+  finish: number;
+  partial: number;
+  close: number;
+  drop: number;
+  /** Why it stopped early, if it did. */
+  error: string | null;
 }
 
 const iso = (ms: number | null) => ms === null ? null : new Date(ms).toISOString();
@@ -351,6 +365,7 @@ export function buildStatus(src: StatusSources): ServiceStatus {
     ...(src.mcp ? { mcp: src.mcp() } : {}),
     ...(src.permission ? { permission_relay: src.permission() } : {}),
     ...(src.taskCards ? { task_cards: src.taskCards() } : {}),
+    ...(src.sendRecovery ? { send_recovery: src.sendRecovery() } : {}),
     ...(src.quota ? { quota: src.quota() } : {}),
     notes,
   };

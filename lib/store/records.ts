@@ -273,13 +273,25 @@ export class RecordStore {
     );
   }
 
-  /** Chats with incoming messages (backfill candidates), with their newest message time. */
-  activeChats(account: string): { chatId: string; chatType: string | null; latest: number }[] {
+  /** The arrival sequence of the newest record (0 for an empty store). */
+  lastSeq(): number {
+    return Number(this.#db.prepare("SELECT MAX(seq) AS seq FROM records").get()?.seq ?? 0);
+  }
+
+  /**
+   * Chats with incoming messages (backfill candidates), with their newest
+   * message time; with `upToSeq`, counting only records that arrived up to
+   * that sequence (what was stored before a connection was lost).
+   */
+  activeChats(
+    account: string,
+    upToSeq?: number,
+  ): { chatId: string; chatType: string | null; latest: number }[] {
     return this.#db.prepare(
       `SELECT chat_id, MAX(create_time) AS latest, json_extract(record, '$.chat_type') AS chat_type
-       FROM records WHERE account = ? AND direction = 'incoming' AND kind = 'message'
+       FROM records WHERE account = ? AND direction = 'incoming' AND kind = 'message' AND seq <= ?
        GROUP BY chat_id ORDER BY latest DESC`,
-    ).all(account).map((r) => ({
+    ).all(account, upToSeq ?? Number.MAX_SAFE_INTEGER).map((r) => ({
       chatId: String(r.chat_id),
       chatType: r.chat_type === null ? null : String(r.chat_type),
       latest: Number(r.latest),
