@@ -14,6 +14,7 @@ import {
   type StoredMessage,
 } from "../lib/emulator/mod.ts";
 import { startServer, type TestServer } from "./_server.ts";
+import { until } from "./_inbound.ts";
 
 export { DEFAULT_IDS as D };
 
@@ -36,6 +37,12 @@ export interface Rig extends AsyncDisposable {
   inbound(
     input: Parameters<Emulator["userSends"]>[0],
   ): Promise<{ id: string; messageId: string; push: ChannelPush }>;
+  /**
+   * Resolves once no presence write (OK, Typing, THUMBSUP) waits or runs: they
+   * no longer hold up a record or a result, so a test that counts the requests
+   * of its own calls waits for them first.
+   */
+  presenceDrained(): Promise<void>;
   /** Texts of the bot's messages in a chat, oldest first. */
   botTexts(chatId: string): string[];
   /** A directory inside the server's media roots, for path sources. */
@@ -48,6 +55,14 @@ export interface RigOptions {
   emulator?: EmulatorOptions;
   /** Extra top-level config keys. */
   config?: Record<string, unknown>;
+}
+
+/** Waits until the status resource counts no presence write in any account. */
+export async function presenceDrained(status: () => Promise<string>): Promise<void> {
+  await until(async () => {
+    const accounts = JSON.parse(await status()).accounts as { presence?: { queued: number } }[];
+    return accounts.every((a) => (a.presence?.queued ?? 0) === 0);
+  }, { what: "presence writes to drain" });
 }
 
 /** Starts an emulator and the server configured against it. */
@@ -121,6 +136,7 @@ export async function startRig(options: RigOptions = {}): Promise<Rig> {
       );
       return { id: push.meta.message_id!, messageId: messageId!, push };
     },
+    presenceDrained: () => presenceDrained(() => server.resource("lingtai://status")),
     botTexts: (chatId) =>
       emu.messages(chatId).filter((m: StoredMessage) => m.sender.type === "app").map((m) =>
         m.msgType === "text" ? JSON.parse(m.content).text : m.content

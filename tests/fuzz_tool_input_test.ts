@@ -25,6 +25,7 @@ import { lockWorkdir } from "../lib/store/mod.ts";
 import { bridgeConfig, startBridge } from "./_inbound.ts";
 import { chaosChats, chaosRng, envCount, printFigures } from "./_chaos.ts";
 
+import { presenceDrained } from "./_outbound.ts";
 type Rec = Record<string, unknown>;
 const RUNS = envCount("FUZZ_RUNS", 2000);
 const MCP_RUNS = Math.max(50, Math.round(RUNS / 8));
@@ -312,6 +313,8 @@ Deno.test("fuzz mutated valid calls against real targets through the real MCP cl
     const codes: Record<string, number> = {};
     await fc.assert(
       fc.asyncProperty(mutatedCalls(chats, target), async (args) => {
+        // A reply's THUMBSUP goes out after its result: not this call's write.
+        await presenceDrained(async () => JSON.stringify(await bridge.status()));
         const from = emu.requests().length;
         const res = await bridge.server.client.callTool({ name: "feishu", arguments: args });
         const out = res.structuredContent as Rec;

@@ -98,16 +98,30 @@ Deno.test("a backfilled message older than the last ten wakes with the window th
     const start = Date.now() - 60_000;
     emu.userSends({ ...base, text: "first", createTime: start });
     await bridge.channel.atLeast(1);
+    // An outage: Feishu gives up on "old" and pushes the ten newer ones at the
+    // reconnect, whose backfill fails; the next reconnect's backfill still
+    // starts from before the first loss, finds "old" and wakes after the ten.
+    emu.ws.drop();
     const old = emu.userSends({
       ...base,
       text: "old",
       createTime: start + 1,
       push: { lost: true },
     });
+    emu.faults.add({
+      method: "GET",
+      path: "/open-apis/im/v1/messages",
+      times: 1,
+      respond: { status: 500, code: 55001, msg: "internal error" },
+    });
     for (let i = 1; i <= 10; i++) {
       emu.userSends({ ...base, text: `new ${i}`, createTime: start + 1000 * i });
     }
     await bridge.channel.atLeast(11);
+    await emu.waitFor(() =>
+      emu.requests({ method: "GET", path: "/open-apis/im/v1/messages" })
+        .some((r) => r.faulted)
+    );
     emu.ws.drop();
     await bridge.channel.atLeast(12);
     const events = await licc();

@@ -629,6 +629,7 @@ Deno.test("outbound content end to end: every type reaches Feishu as its wire me
           code: "INVALID_ARGUMENT",
         },
       ];
+      await rig.presenceDrained();
       const before = writes(rig.emu).length;
       const total = (await rig.call("check", {})).total;
       for (const c of cases) {

@@ -31,6 +31,7 @@ Deno.test("outbound errors end to end: react, classified failures, scopes, uploa
   await t.step(
     "react input rules: each violation is INVALID_ARGUMENT naming its field, and no Feishu call",
     async () => {
+      await rig.presenceDrained();
       const before = writes(rig.emu).length;
       for (
         const [input, problem] of [

@@ -35,6 +35,7 @@ Deno.test("hostile ids from the agent are INVALID_ARGUMENT naming the field, and
   const chat = D.aliceP2p;
 
   await t.step("the message part of a compound id: delete, edit, reply, react", async () => {
+    await rig.presenceDrained();
     const before = calls(rig.emu);
     for (const bad of HOSTILE) {
       const id = `main:${chat}:${bad}`;

@@ -191,12 +191,15 @@ export async function openInbound(options: InboundOptions): Promise<InboundRunti
 
       for (const a of options.accounts) {
         const intake = intakes.get(a.alias)!;
-        // What was stored when the connection was last lost: the reconnect's
-        // backfill starts from each chat's newest message among those.
+        // What was stored when the connection was lost: the reconnect's backfill
+        // starts from each chat's newest message among those. Kept from the
+        // first loss until a backfill covered it without an error.
         let storedAtLoss: number | undefined;
         let up = false;
         const gapBackfill = (lookbackMs: number, upToSeq?: number) =>
-          runBackfill(a, { maxLookbackMs: lookbackMs, upToSeq }).catch((err) =>
+          runBackfill(a, { maxLookbackMs: lookbackMs, upToSeq }).then((report) => {
+            if (report.errors === 0 && storedAtLoss === upToSeq) storedAtLoss = undefined;
+          }).catch((err) =>
             log.warn("backfill failed", { account: a.alias, error: (err as Error).message })
           );
         a.identity.refresh().finally(() => {
@@ -212,7 +215,7 @@ export async function openInbound(options: InboundOptions): Promise<InboundRunti
             },
             onStatus: (status) => {
               const nowUp = status.state === "connected";
-              if (up && !nowUp) storedAtLoss = store.records.lastSeq();
+              if (up && !nowUp) storedAtLoss ??= store.records.lastSeq();
               up = nowUp;
             },
           });
