@@ -32,7 +32,8 @@ export interface Rig extends AsyncDisposable {
   call(action: string, input: Record<string, unknown>): Promise<Record<string, unknown>>;
   /**
    * A user sends a message (mentioning the bot in groups); resolves with its
-   * compound id once the server has recorded it (and reacted with OK / Typing).
+   * compound id once the server has recorded it (OK and Typing follow on their own;
+   * see `presenceDrained`).
    */
   inbound(
     input: Parameters<Emulator["userSends"]>[0],

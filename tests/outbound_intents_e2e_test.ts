@@ -227,6 +227,9 @@ Deno.test("a chunk never answered is reported as unknown, not failed, and repeat
     assert.equal(out.unknown_chunk_index, 2);
     assert.equal(out.failed_chunk_index, undefined, "not claimed as failed");
     assert.match(String(out.warning), /may or may not have arrived/);
+    const partial = (await records(server)).find((r) => r.id === (out.message_ids as string[])[0]);
+    assert.equal(partial?.unknown_chunk_index, 2, "read says which chunk's fate is unknown");
+    assert.equal(partial?.failed_chunk_index, null);
     // The held tries land after all: Feishu has chunk 2 (once), the bridge did not hear it.
     clock.advance(60_000);
     await emu.waitFor(() => creates(emu).every((r) => r.status !== undefined));

@@ -23,6 +23,7 @@ export const READ_KEYS = [
   "chunk_count",
   "delivered_chunk_count",
   "failed_chunk_index",
+  "unknown_chunk_index",
   "error_code",
   "retryable",
   "retry_after_seconds",

@@ -253,6 +253,8 @@ export interface SentMessageRecord {
   chunk_count?: number;
   delivered_chunk_count?: number;
   failed_chunk_index?: number;
+  /** The chunk whose fate is unknown (no answer came back), instead of a failed one. */
+  unknown_chunk_index?: number;
   error?: string;
   error_code?: string;
   retryable?: boolean;
