@@ -41,7 +41,7 @@ Deno.test("intake ACKs a chat's second event while its first job is still downlo
     assert.deepEqual((await bridge.records(D.bobP2p)).map((r) => r.text), ["from bob"]);
 
     // Alice's chat: nothing visible yet, and the second job has not started
-    // (it would have added its OK reaction first).
+    // (it queues its OK when it starts, so none can be there yet).
     assert.deepEqual(await bridge.records(D.aliceP2p), []);
     assert.deepEqual(emu.reactions(second.messageId!), []);
     await emu.waitFor(() => emu.reactions(first.messageId!).some((r) => r.emojiType === "OK"));
