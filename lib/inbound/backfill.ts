@@ -92,7 +92,12 @@ export async function backfill(options: BackfillOptions): Promise<BackfillReport
   };
   const reach = options.sinceMs ?? Infinity;
   const scopes = new Map<string, ChatScope>();
-  for (const chat of records.activeChats(api.alias, options.upToSeq)) {
+  for (
+    const chat of records.activeChats(api.alias, {
+      upToSeq: options.upToSeq,
+      limit: options.maxChats ?? 50,
+    })
+  ) {
     const since = Math.max(floor, Math.min(chat.latest - overlap, reach));
     scopes.set(chat.chatId, { chatId: chat.chatId, chatType: chat.chatType, since });
   }

@@ -38,8 +38,7 @@ export function inboxSummary(
     status: "ok",
     accounts: accounts.map((a) => ({
       alias: a.alias,
-      conversations: store.records.conversations(a.alias)
-        .filter((c) => c.unread > 0)
+      conversations: store.records.conversations(a.alias, { unreadOnly: true })
         .map((c) => ({ chat_id: c.chatId, unread: c.unread, last_id: c.newest.id })),
     })),
   };

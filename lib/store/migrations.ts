@@ -11,6 +11,11 @@ export interface Migration {
   sql: string;
 }
 
+/** A trigger's condition: the update changed what a chat summary is computed from. */
+const MOVED = `old.account IS NOT new.account OR old.chat_id IS NOT new.chat_id
+  OR old.create_time IS NOT new.create_time OR old.direction IS NOT new.direction
+  OR old.hidden IS NOT new.hidden OR old.kind IS NOT new.kind`;
+
 /** All migrations, in order. */
 export const MIGRATIONS: readonly Migration[] = [
   {
@@ -178,4 +183,107 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX send_intents_identity ON send_intents (account, identity, created_at DESC);
       CREATE INDEX send_intents_state ON send_intents (state, created_at);`,
   },
+  {
+    version: 10,
+    name:
+      "per-chat summaries kept by triggers (check, inbox), a trigram index of incoming text (search), records by sender",
+    // Queries that must not grow with history read these instead of scanning
+    // records. Triggers keep them in the same transaction as the record, so no
+    // writer can forget them; a change to a record's chat, time, direction,
+    // visibility or existence (none happens today) recomputes its chats.
+    sql: `CREATE TABLE chat_summaries (
+        account TEXT NOT NULL,
+        chat_id TEXT NOT NULL,
+        total INTEGER NOT NULL,
+        unread INTEGER NOT NULL,
+        newest_time INTEGER NOT NULL,
+        newest_seq INTEGER NOT NULL,
+        chat_type TEXT,
+        last_in_time INTEGER,
+        PRIMARY KEY (account, chat_id)
+      );
+      CREATE INDEX chat_summaries_newest ON chat_summaries (account, newest_time DESC, newest_seq DESC);
+      CREATE INDEX chat_summaries_incoming ON chat_summaries (account, last_in_time DESC);
+      CREATE INDEX records_from ON records (account, from_open_id, seq);
+      ${summaryRebuild("all")}
+      CREATE TRIGGER records_summary_insert AFTER INSERT ON records WHEN new.hidden = 0 BEGIN
+        INSERT INTO chat_summaries (account, chat_id, total, unread, newest_time, newest_seq,
+            chat_type, last_in_time)
+          VALUES (new.account, new.chat_id, 1,
+            new.direction = 'incoming' AND new.is_read = 0, new.create_time, new.seq,
+            CASE WHEN new.kind = 'message' THEN json_extract(new.record, '$.chat_type') END,
+            CASE WHEN new.kind = 'message' AND new.direction = 'incoming' THEN new.create_time END)
+        ON CONFLICT (account, chat_id) DO UPDATE SET
+          total = total + 1,
+          unread = unread + excluded.unread,
+          newest_seq = CASE WHEN excluded.newest_time > newest_time
+              OR (excluded.newest_time = newest_time AND excluded.newest_seq > newest_seq)
+            THEN excluded.newest_seq ELSE newest_seq END,
+          newest_time = MAX(newest_time, excluded.newest_time),
+          chat_type = COALESCE(chat_type, excluded.chat_type),
+          last_in_time = COALESCE(MAX(last_in_time, excluded.last_in_time), last_in_time,
+            excluded.last_in_time);
+      END;
+      CREATE TRIGGER records_summary_read AFTER UPDATE OF is_read ON records
+        WHEN new.hidden = 0 AND new.direction = 'incoming' AND old.is_read != new.is_read
+          AND NOT (${MOVED}) BEGIN
+        UPDATE chat_summaries SET unread = unread + CASE WHEN new.is_read = 0 THEN 1 ELSE -1 END
+          WHERE account = new.account AND chat_id = new.chat_id;
+      END;
+      CREATE TRIGGER records_summary_move
+        AFTER UPDATE OF account, chat_id, create_time, direction, hidden, kind ON records
+        WHEN ${MOVED} BEGIN
+        ${summaryRebuild("old")}
+        ${summaryRebuild("new")}
+      END;
+      CREATE TRIGGER records_summary_delete AFTER DELETE ON records BEGIN
+        ${summaryRebuild("old")}
+      END;
+      CREATE VIRTUAL TABLE records_fts USING fts5 (
+        search_text, content = '', contentless_delete = 1, tokenize = 'trigram'
+      );
+      INSERT INTO records_fts (rowid, search_text)
+        SELECT seq, search_text FROM records WHERE direction = 'incoming' AND hidden = 0;
+      CREATE TRIGGER records_fts_insert AFTER INSERT ON records
+        WHEN new.direction = 'incoming' AND new.hidden = 0 BEGIN
+        INSERT INTO records_fts (rowid, search_text) VALUES (new.seq, new.search_text);
+      END;
+      CREATE TRIGGER records_fts_update AFTER UPDATE OF search_text, direction, hidden ON records
+        BEGIN
+        DELETE FROM records_fts WHERE rowid = old.seq;
+        INSERT INTO records_fts (rowid, search_text)
+          SELECT new.seq, new.search_text WHERE new.direction = 'incoming' AND new.hidden = 0;
+      END;
+      CREATE TRIGGER records_fts_delete AFTER DELETE ON records BEGIN
+        DELETE FROM records_fts WHERE rowid = old.seq;
+      END;`,
+  },
 ];
+
+/**
+ * SQL that recomputes chat summaries from records: of every chat (`all`, the
+ * migration), or of one chat (a trigger's `old`/`new` row): drops its row,
+ * then writes it again if the chat still has visible records.
+ */
+function summaryRebuild(scope: "all" | "old" | "new"): string {
+  const one = scope === "all"
+    ? ""
+    : `s.account = ${scope}.account AND s.chat_id = ${scope}.chat_id AND`;
+  const drop = scope === "all"
+    ? ""
+    : `DELETE FROM chat_summaries WHERE account = ${scope}.account AND chat_id = ${scope}.chat_id;`;
+  const chat = "r.account = s.account AND r.chat_id = s.chat_id AND r.hidden = 0";
+  return `${drop}
+      INSERT INTO chat_summaries (account, chat_id, total, unread, newest_time, newest_seq,
+          chat_type, last_in_time)
+        SELECT s.account, s.chat_id, COUNT(*), SUM(s.direction = 'incoming' AND s.is_read = 0),
+          MAX(s.create_time),
+          (SELECT r.seq FROM records r WHERE ${chat}
+            ORDER BY r.create_time DESC, r.seq DESC LIMIT 1),
+          (SELECT json_extract(r.record, '$.chat_type') FROM records r
+            WHERE ${chat} AND r.kind = 'message'
+              AND json_extract(r.record, '$.chat_type') IS NOT NULL ORDER BY r.seq LIMIT 1),
+          MAX(CASE WHEN s.direction = 'incoming' AND s.kind = 'message' THEN s.create_time END)
+        FROM records s WHERE ${one} s.hidden = 0
+        GROUP BY s.account, s.chat_id;`;
+}

@@ -151,11 +151,13 @@ export class RecordStore {
     return chunk ? this.get(account, String(chunk.record_id)) : null;
   }
 
-  /** The p2p chat a user last wrote to the bot from, if any. */
+  /** The p2p chat a user last wrote to the bot from, if any (the sender index, newest first). */
   p2pChatOf(account: string, openId: string): string | null {
     const row = this.#db.prepare(
-      `SELECT chat_id FROM records WHERE account = ? AND from_open_id = ? AND kind = 'message'
-         AND json_extract(record, '$.chat_type') = 'p2p' ORDER BY seq DESC LIMIT 1`,
+      `SELECT r.chat_id FROM records r
+       JOIN chat_summaries s ON s.account = r.account AND s.chat_id = r.chat_id
+       WHERE r.account = ? AND r.from_open_id = ? AND r.kind = 'message' AND s.chat_type = 'p2p'
+       ORDER BY r.seq DESC LIMIT 1`,
     ).get(account, openId);
     return row ? String(row.chat_id) : null;
   }
@@ -216,17 +218,19 @@ export class RecordStore {
     }, "BEGIN");
   }
 
-  /** Conversations with their newest record, totals and unread counts, newest first. */
-  conversations(account: string): ConversationSummary[] {
+  /**
+   * Conversations with their newest record, totals and unread counts, newest
+   * first; with `unreadOnly`, those with unread records. Reads the per-chat
+   * summaries the store's triggers keep (migration 10), so it costs one row
+   * per chat however long the history.
+   */
+  conversations(account: string, options: { unreadOnly?: boolean } = {}): ConversationSummary[] {
+    const cols = COLUMNS.split(", ").map((c) => `r.${c}`).join(", ");
     const rows = this.#db.prepare(
-      `WITH ranked AS (
-         SELECT ${COLUMNS},
-           ROW_NUMBER() OVER (PARTITION BY chat_id ORDER BY create_time DESC, seq DESC) AS rn,
-           COUNT(*) OVER (PARTITION BY chat_id) AS total,
-           SUM(CASE WHEN direction = 'incoming' AND is_read = 0 THEN 1 ELSE 0 END)
-             OVER (PARTITION BY chat_id) AS unread
-         FROM records WHERE account = ? AND hidden = 0)
-       SELECT * FROM ranked WHERE rn = 1 ORDER BY create_time DESC, seq DESC`,
+      `SELECT ${cols}, s.total AS total, s.unread AS unread
+       FROM chat_summaries s JOIN records r ON r.seq = s.newest_seq
+       WHERE s.account = ?${options.unreadOnly ? " AND s.unread > 0" : ""}
+       ORDER BY s.newest_time DESC, s.newest_seq DESC`,
     ).all(account);
     return rows.map((r) => ({
       chatId: String(r.chat_id),
@@ -280,22 +284,46 @@ export class RecordStore {
 
   /**
    * Chats with incoming messages (backfill candidates), with their newest
-   * message time; with `upToSeq`, counting only records that arrived up to
-   * that sequence (what was stored before a connection was lost).
+   * message time, newest first, at most `limit`; with `upToSeq`, counting only
+   * records that arrived up to that sequence (what was stored before a
+   * connection was lost). Walks the chat summaries newest first and stops
+   * once no chat left can enter the top `limit`.
    */
   activeChats(
     account: string,
-    upToSeq?: number,
+    options: { upToSeq?: number; limit?: number } = {},
   ): { chatId: string; chatType: string | null; latest: number }[] {
-    return this.#db.prepare(
-      `SELECT chat_id, MAX(create_time) AS latest, json_extract(record, '$.chat_type') AS chat_type
-       FROM records WHERE account = ? AND direction = 'incoming' AND kind = 'message' AND seq <= ?
-       GROUP BY chat_id ORDER BY latest DESC`,
-    ).all(account, upToSeq ?? Number.MAX_SAFE_INTEGER).map((r) => ({
-      chatId: String(r.chat_id),
-      chatType: r.chat_type === null ? null : String(r.chat_type),
-      latest: Number(r.latest),
-    }));
+    const limit = options.limit ?? Number.MAX_SAFE_INTEGER;
+    const upToSeq = options.upToSeq ?? Number.MAX_SAFE_INTEGER;
+    const before = this.#db.prepare(
+      `SELECT create_time FROM records WHERE account = ? AND chat_id = ? AND direction = 'incoming'
+         AND kind = 'message' AND hidden = 0 AND seq <= ? ORDER BY create_time DESC, seq DESC
+       LIMIT 1`,
+    );
+    const current = upToSeq >= this.lastSeq();
+    const found: { chatId: string; chatType: string | null; latest: number }[] = [];
+    const summaries = this.#db.prepare(
+      `SELECT chat_id, chat_type, last_in_time FROM chat_summaries
+       WHERE account = ? AND last_in_time IS NOT NULL ORDER BY last_in_time DESC`,
+    ).all(account);
+    for (const s of summaries) {
+      const newest = Number(s.last_in_time);
+      // Sorted newest first: a chat whose newest message is older than the
+      // limit-th found cannot enter the top (its time before the cut is older still).
+      if (found.length >= limit && newest <= found[limit - 1]!.latest) break;
+      const latest = current
+        ? newest
+        : Number(before.get(account, String(s.chat_id), upToSeq)?.create_time ?? NaN);
+      if (Number.isNaN(latest)) continue;
+      found.push({
+        chatId: String(s.chat_id),
+        chatType: s.chat_type === null ? null : String(s.chat_type),
+        latest,
+      });
+      if (!current) found.sort((a, b) => b.latest - a.latest);
+      if (found.length > limit) found.pop();
+    }
+    return found;
   }
 
   /** Threads of a chat with records since `sinceMs`, most recently active first. */

@@ -1,16 +1,18 @@
 /**
- * Worker side of `search`: its own read-only connection, scanning incoming
- * records newest first and testing the pattern, so a slow or pathological
- * regex never blocks the main event loop (stdio, WS ACKs).
+ * Worker side of `search`: its own read-only connection, testing the pattern
+ * on incoming records newest first (those the trigram index names when the
+ * pattern has literal pieces, all of them otherwise), so a slow or
+ * pathological regex never blocks the main event loop (stdio, WS ACKs).
  *
  * Started by `search.ts` through its `JobRunner` of kind `"search"`; serves only
  * inside such a worker (see `lib/core/worker.ts`).
  * @module
  */
 
-import { DatabaseSync } from "node:sqlite";
+import { DatabaseSync, type SQLOutputValue } from "node:sqlite";
 import { serveWorker } from "../core/mod.ts";
 import type { SearchJob, SearchReply } from "./search.ts";
+import { ftsQuery, nameMayHold, requiredPieces } from "./search_plan.ts";
 
 const connections = new Map<string, DatabaseSync>();
 
@@ -49,21 +51,13 @@ function runJob(job: SearchJob, post: (reply: SearchReply) => void): void {
     }
     const re = new RegExp(job.pattern, job.flags);
     post({ id: job.id, type: "started" });
-    // The scan reads only what the match needs; the record JSON (large: it holds
-    // the raw envelope) is fetched for the returned matches alone.
-    const sql = `SELECT seq, from_open_id, search_text FROM records
-      WHERE account = ? AND direction = 'incoming' AND hidden = 0${
-      job.chatId ? " AND chat_id = ?" : ""
-    }
-      ORDER BY create_time DESC, seq DESC`;
-    const stmt = db.prepare(sql);
-    const rows = job.chatId ? stmt.iterate(job.account, job.chatId) : stmt.iterate(job.account);
     const recordOf = db.prepare("SELECT record FROM records WHERE seq = ?");
     let total = 0;
-    for (const row of rows) {
+    for (const row of candidates(db, job, names)) {
       const openId = row.from_open_id === null ? "" : String(row.from_open_id);
-      const haystack = `${String(row.search_text)} ${names.get(openId) ?? ""}`;
-      if (!re.test(haystack)) continue;
+      const name = names.get(openId) ?? "";
+      const text = String(row.search_text);
+      if (!re.test(name ? `${text} ${name}` : text)) continue;
       total++;
       if (total > job.cap) continue;
       const record = String(recordOf.get(Number(row.seq))?.record ?? "null");
@@ -77,6 +71,41 @@ function runJob(job: SearchJob, post: (reply: SearchReply) => void): void {
       message: err instanceof Error ? err.message : String(err),
     });
   }
+}
+
+/**
+ * The rows the regex must test, newest first. With pieces every match
+ * contains, the trigram index names them (plus every record of a sender whose
+ * contact name could hold a piece); otherwise every incoming record. The scan
+ * reads only what the match needs; the record JSON (large: it holds the raw
+ * envelope) is fetched for the returned matches alone.
+ */
+function candidates(
+  db: DatabaseSync,
+  job: SearchJob,
+  names: Map<string, string>,
+): Iterable<Record<string, SQLOutputValue>> {
+  const scope = `account = ? AND direction = 'incoming' AND hidden = 0${
+    job.chatId ? " AND chat_id = ?" : ""
+  }`;
+  const scopeArgs = job.chatId ? [job.account, job.chatId] : [job.account];
+  const order = "ORDER BY create_time DESC, seq DESC";
+  const pieces = requiredPieces(job.pattern);
+  if (pieces.length === 0) {
+    return db.prepare(`SELECT seq, from_open_id, search_text FROM records WHERE ${scope} ${order}`)
+      .iterate(...scopeArgs);
+  }
+  const senders = [...names].filter(([, name]) => nameMayHold(name, pieces)).map(([id]) => id);
+  return db.prepare(
+    // One IN over a union (not an OR of two), so SQLite reads the candidates
+    // by rowid instead of walking every record in time order.
+    `SELECT seq, from_open_id, search_text FROM records WHERE seq IN (
+       SELECT rowid FROM records_fts WHERE records_fts MATCH ?
+       UNION SELECT seq FROM records
+         WHERE account = ? AND from_open_id IN (SELECT value FROM json_each(?)))
+       AND ${scope}
+     ${order}`,
+  ).iterate(ftsQuery(pieces), job.account, JSON.stringify(senders), ...scopeArgs);
 }
 
 serveWorker("search", serveSearchWorker);
