@@ -136,17 +136,19 @@ export function check(ctx: ActionContext, input: CheckInput): Record<string, unk
   let total = 0;
   const conversations = convs.map((c) => {
     total += c.total;
-    const r = c.newest.record;
-    const outgoing = c.newest.direction === "outgoing";
-    const openId = typeof r.from_open_id === "string" ? r.from_open_id : "";
+    const r = c.newest;
+    const outgoing = r.direction === "outgoing";
+    const openId = outgoing ? "" : r.fromOpenId ?? "";
     return {
       chat_id: c.chatId,
-      chat_type: (r.chat_type as string | undefined) ?? "p2p",
-      last_thread_id: r.thread_id ?? null,
-      last_from_open_id: outgoing ? "" : openId,
-      last_from_name: outgoing ? "me" : senderName(ctx, acct.alias, c.newest),
-      last_text: truncateCodePoints(String(r.text ?? ""), 100, ""),
-      last_date: r.date ?? ("sent_at" in r ? r.sent_at : undefined) ?? "",
+      chat_type: r.chatType ?? "p2p",
+      last_thread_id: r.threadId,
+      last_from_open_id: openId,
+      last_from_name: outgoing
+        ? "me"
+        : r.fromName || (openId ? ctx.store.contacts.displayName(acct.alias, openId) : ""),
+      last_text: truncateCodePoints(r.text ?? "", 100, ""),
+      last_date: r.date ?? "",
       total: c.total,
       unread: c.unread,
     };

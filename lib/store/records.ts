@@ -43,12 +43,25 @@ export type StoredRecord = {
   isRead: boolean;
 } & BridgeRecord;
 
+/** What `check` shows of a chat's newest record (read from its JSON by SQLite, not parsed whole). */
+export interface ConversationHead {
+  id: string;
+  direction: "incoming" | "outgoing";
+  chatType: string | null;
+  threadId: string | null;
+  fromOpenId: string | null;
+  fromName: string | null;
+  text: string | null;
+  /** `date`, or a sent record's `sent_at`. */
+  date: string | null;
+}
+
 /** One row of `check`. */
 export interface ConversationSummary {
   chatId: string;
   total: number;
   unread: number;
-  newest: StoredRecord;
+  newest: ConversationHead;
 }
 
 /**
@@ -225,18 +238,34 @@ export class RecordStore {
    * per chat however long the history.
    */
   conversations(account: string, options: { unreadOnly?: boolean } = {}): ConversationSummary[] {
-    const cols = COLUMNS.split(", ").map((c) => `r.${c}`).join(", ");
     const rows = this.#db.prepare(
-      `SELECT ${cols}, s.total AS total, s.unread AS unread
+      `SELECT s.chat_id, s.total, s.unread, r.id, r.direction,
+         json_extract(r.record, '$.chat_type') AS chat_type,
+         json_extract(r.record, '$.thread_id') AS thread_id,
+         json_extract(r.record, '$.from_open_id') AS from_open_id,
+         json_extract(r.record, '$.from_name') AS from_name,
+         json_extract(r.record, '$.text') AS text,
+         COALESCE(json_extract(r.record, '$.date'), json_extract(r.record, '$.sent_at')) AS date
        FROM chat_summaries s JOIN records r ON r.seq = s.newest_seq
        WHERE s.account = ?${options.unreadOnly ? " AND s.unread > 0" : ""}
        ORDER BY s.newest_time DESC, s.newest_seq DESC`,
     ).all(account);
+    const str = (v: unknown) => typeof v === "string" ? v : null;
     return rows.map((r) => ({
       chatId: String(r.chat_id),
       total: Number(r.total),
       unread: Number(r.unread),
-      newest: toStored(r),
+      newest: {
+        id: String(r.id),
+        direction: r.direction as ConversationHead["direction"],
+        chatType: str(r.chat_type),
+        threadId: str(r.thread_id),
+        fromOpenId: str(r.from_open_id),
+        fromName: str(r.from_name),
+        // A number or an object where text belongs is shown as SQLite gives it.
+        text: r.text === null ? null : String(r.text),
+        date: str(r.date),
+      },
     }));
   }
 
