@@ -13,13 +13,19 @@
  *   whether the total is exact (the fill knows how many match);
  * - resident memory after those queries;
  * - a reconnect's backfill: the longest round trip of back-to-back cheap
- *   calls in the 5 s after the emulator drops the connection;
+ *   calls in the 5 s after the emulator drops the connection (3 drops);
  * - on the 100k store: 600 events at 200/s while the agent calls `check`
  *   back to back, ACK p99/max against the same push with the agent idle,
- *   and how many events the emulator had to push again or gave up on.
+ *   and how many events the emulator had to push again or gave up on;
+ * - with the emulator's 1 s test ping, how often the connection watchdog
+ *   reconnects in the 15 s after a start (3 silent pings: a main thread
+ *   blocked past 3 s). Every other figure runs with Feishu's own 120 s ping,
+ *   so a stall shows as a stall, not as a reconnect loop.
  *
  * Calls of one figure stop after 20 or after their time budget (at least 3),
  * so today's slow queries keep the run bounded; each note says how many.
+ * The stores are filled by `_store_fill.ts` (each size in its own workdir,
+ * removed afterwards; 1M takes about 2.1 GB of disk).
  */
 
 import { DatabaseSync } from "node:sqlite";
