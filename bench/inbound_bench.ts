@@ -5,24 +5,20 @@
  * - sustained ingest: a burst of events, per second to durable + ACK and per
  *   second to visible in `read`, against a bare node-sdk `WSClient` whose
  *   handler only ACKs (its own process, like ours);
- * - ACK latency p50/p99 at 200 events/s against the same bare client;
- * - resident memory of the server holding 100k stored messages, against the
- *   same server with an empty store;
- * - `search` latency over 100k records, against the bare scan it wraps (the
- *   same SQLite rows tested with the same regex, in this process).
+ * - ACK latency p50/p99 at 200 events/s against the same bare client.
+ *
+ * How the store scales with history (memory, `check`, `search`, ...) is
+ * `store_scale_bench.ts`.
  */
 
-import { DatabaseSync } from "node:sqlite";
-import { join } from "node:path";
 import { startEmulator } from "../lib/emulator/mod.ts";
-import { bridgeConfig, serverPid, startBridge } from "../tests/_inbound.ts";
-import { type BenchResult, formatResults, median, percentile } from "./_types.ts";
-import { benchChats, burst, fillStore, paced, rssMiB, startBareClient } from "./_inbound_load.ts";
+import { bridgeConfig, startBridge } from "../tests/_inbound.ts";
+import { type BenchResult, formatResults, percentile } from "./_types.ts";
+import { benchChats, burst, paced, startBareClient } from "./_inbound_load.ts";
 
 const BURST = 2000;
 const PACED = 1000;
 const RATE = 200;
-const STORED = 100_000;
 const round = (x: number, digits = 2) => Number(x.toFixed(digits));
 
 interface IngestFigures {
@@ -80,85 +76,6 @@ async function bareIngest(): Promise<IngestFigures> {
   }
 }
 
-/** The scan the search worker does, minus worker, MCP and record parsing. */
-function bareScan(workdir: string, pattern: string): number {
-  const db = new DatabaseSync(join(workdir, "feishu", "store.db"), { readOnly: true });
-  try {
-    const re = new RegExp(pattern, "i");
-    const t0 = performance.now();
-    let hits = 0;
-    const rows = db.prepare(
-      `SELECT search_text FROM records WHERE account = ? AND direction = 'incoming' AND hidden = 0
-       ORDER BY create_time DESC, seq DESC`,
-    ).iterate("main");
-    for (const row of rows) if (re.test(String(row.search_text))) hits++;
-    if (hits === -1) throw new Error("unreachable");
-    return performance.now() - t0;
-  } finally {
-    db.close();
-  }
-}
-
-async function storeFigures(workdir: string | null, emuUrl: string) {
-  const bridge = await startBridge({
-    config: bridgeConfig(emuUrl),
-    ...(workdir ? { workdir } : {}),
-  });
-  try {
-    await bridge.call("check");
-    const times: number[] = [];
-    let result: Record<string, unknown> = {};
-    await bridge.call("search", { query: "needle" }); // the worker starts
-    for (let i = 0; i < 5; i++) {
-      const t0 = performance.now();
-      result = await bridge.call("search", { query: "needle" });
-      times.push(performance.now() - t0);
-    }
-    const rss = await rssMiB(await serverPid(bridge.server.workdir));
-    return { rss, search: median(times), result };
-  } finally {
-    await bridge.close();
-  }
-}
-
-async function storeBench(): Promise<BenchResult[]> {
-  const workdir = await Deno.makeTempDir({ prefix: "feishu-bench-store-" });
-  try {
-    const t0 = performance.now();
-    fillStore(workdir, STORED);
-    const fillSeconds = (performance.now() - t0) / 1000;
-    const scans = Array.from({ length: 5 }, () => bareScan(workdir, "needle"));
-    await using emu = await startEmulator();
-    const full = await storeFigures(workdir, emu.url);
-    const empty = await storeFigures(null, emu.url);
-    const truncated = full.result.truncated === true;
-    return [
-      {
-        name: `server RSS with ${STORED / 1000}k stored messages (after check and search)`,
-        value: round(full.rss, 1),
-        unit: "MiB",
-        baseline: round(empty.rss, 1),
-        ratio: round(full.rss / empty.rss),
-        note: `baseline: the same server with an empty store; filling took ${
-          fillSeconds.toFixed(1)
-        } s`,
-      },
-      {
-        name: `search latency over ${STORED / 1000}k records (tools/call round trip, p50)`,
-        value: round(full.search, 1),
-        unit: "ms",
-        baseline: round(median(scans), 1),
-        ratio: round(full.search / median(scans)),
-        note: `baseline: bare SQLite scan + regex in process; ${full.result.total} matches${
-          truncated ? ", TRUNCATED by the time budget" : ""
-        }`,
-      },
-    ];
-  } finally {
-    await Deno.remove(workdir, { recursive: true });
-  }
-}
-
 /** Runs the inbound benchmarks (about a minute). */
 export async function run(): Promise<BenchResult[]> {
   const bare = await bareIngest();
@@ -196,7 +113,6 @@ export async function run(): Promise<BenchResult[]> {
       ratio: round(ours.p99 / bare.p99),
       note: `${PACED} events; baseline: bare node-sdk WSClient`,
     },
-    ...await storeBench(),
   ];
 }
 
