@@ -12,6 +12,7 @@ const MODULES = [
   "./emulator_bench.ts",
   "./journal_bench.ts",
   "./inbound_bench.ts",
+  "./flood_bench.ts",
   "./outbound_bench.ts",
   "./cards_bench.ts",
   "./taskcard_bench.ts",
