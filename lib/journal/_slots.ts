@@ -8,8 +8,8 @@
  */
 
 interface Waiter {
-  grant(): void;
-  drop(reason: unknown): void;
+  resolve(release: () => void): void;
+  reject(reason: unknown): void;
 }
 
 /**
@@ -19,10 +19,10 @@ interface Waiter {
  * ```ts
  * import assert from "node:assert/strict";
  * import { Slots } from "./_slots.ts";
- * const slots = new Slots(1);
  * const stop = new AbortController();
- * const first = await slots.acquire(stop.signal);
- * const second = slots.acquire(stop.signal);
+ * const slots = new Slots(1, stop.signal);
+ * const first = await slots.acquire();
+ * const second = slots.acquire();
  * assert.equal(slots.waiting, 1);
  * first();
  * (await second)();
@@ -31,11 +31,21 @@ interface Waiter {
  */
 export class Slots {
   #free: number;
-  // A Set keeps insertion order and deletes an aborted waiter in O(1).
+  readonly #signal: AbortSignal;
+  // A Set keeps insertion order and takes the oldest waiter out in O(1).
   readonly #waiters = new Set<Waiter>();
 
-  constructor(size: number) {
+  /** `signal` ends every wait, now and later (the journal closing). */
+  constructor(size: number, signal: AbortSignal) {
     this.#free = size;
+    this.#signal = signal;
+    // One listener for the pool, not one per waiter: adding and removing a
+    // listener scans the signal's list, which thousands of waiters make slow.
+    signal.addEventListener("abort", () => {
+      const waiters = [...this.#waiters];
+      this.#waiters.clear();
+      for (const w of waiters) w.reject(signal.reason);
+    }, { once: true });
   }
 
   /** Slots nobody holds. */
@@ -50,31 +60,17 @@ export class Slots {
 
   /**
    * Resolves with the release of a slot once one is free and every earlier
-   * caller got theirs. Rejects with `signal.reason` if `signal` aborts first
+   * caller got theirs. Rejects with the signal's reason once it aborted
    * (nothing is held then). Call the release exactly once; later calls do
    * nothing.
    */
-  acquire(signal: AbortSignal): Promise<() => void> {
-    if (signal.aborted) return Promise.reject(signal.reason);
+  acquire(): Promise<() => void> {
+    if (this.#signal.aborted) return Promise.reject(this.#signal.reason);
     if (this.#free > 0 && this.#waiters.size === 0) {
       this.#free--;
       return Promise.resolve(this.#release());
     }
-    return new Promise((resolve, reject) => {
-      const onAbort = () => waiter.drop(signal.reason);
-      const waiter: Waiter = {
-        grant: () => {
-          signal.removeEventListener("abort", onAbort);
-          resolve(this.#release());
-        },
-        drop: (reason) => {
-          this.#waiters.delete(waiter);
-          reject(reason);
-        },
-      };
-      this.#waiters.add(waiter);
-      signal.addEventListener("abort", onAbort, { once: true });
-    });
+    return new Promise((resolve, reject) => this.#waiters.add({ resolve, reject }));
   }
 
   #release(): () => void {
@@ -89,7 +85,7 @@ export class Slots {
       }
       // The slot passes on without ever being free: no later caller can take it first.
       this.#waiters.delete(next.value);
-      next.value.grant();
+      next.value.resolve(this.#release());
     };
   }
 }

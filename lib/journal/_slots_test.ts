@@ -2,17 +2,16 @@ import assert from "node:assert/strict";
 import { Slots } from "./_slots.ts";
 
 Deno.test("Slots hands a released slot to the oldest waiter, never to a later caller", async () => {
-  const slots = new Slots(2);
-  const live = new AbortController().signal;
-  const a = await slots.acquire(live);
-  const b = await slots.acquire(live);
+  const slots = new Slots(2, new AbortController().signal);
+  const a = await slots.acquire();
+  const b = await slots.acquire();
   const got: string[] = [];
-  const c = slots.acquire(live).then((release) => (got.push("c"), release));
-  const d = slots.acquire(live).then((release) => (got.push("d"), release));
+  const c = slots.acquire().then((release) => (got.push("c"), release));
+  const d = slots.acquire().then((release) => (got.push("d"), release));
   assert.deepEqual([slots.free, slots.waiting], [0, 2]);
   a();
   // A caller arriving now queues behind c and d even though a slot was just released.
-  const e = slots.acquire(live).then((release) => (got.push("e"), release));
+  const e = slots.acquire().then((release) => (got.push("e"), release));
   b();
   (await c)();
   (await d)();
@@ -21,22 +20,16 @@ Deno.test("Slots hands a released slot to the oldest waiter, never to a later ca
   assert.deepEqual([slots.free, slots.waiting], [2, 0]);
 });
 
-Deno.test("Slots drops an aborted waiter without giving it a slot, and a second release does nothing", async () => {
-  const slots = new Slots(1);
-  const live = new AbortController().signal;
+Deno.test("Slots ends every wait when its signal aborts, and a second release does nothing", async () => {
   const stop = new AbortController();
-  const held = await slots.acquire(live);
-  const dropped = slots.acquire(stop.signal);
-  const next = slots.acquire(live);
+  const slots = new Slots(1, stop.signal);
+  const held = await slots.acquire();
+  const waits = [slots.acquire(), slots.acquire()];
   stop.abort(new Error("closing"));
-  await assert.rejects(dropped, /closing/);
-  assert.equal(slots.waiting, 1);
+  for (const w of waits) await assert.rejects(w, /closing/);
+  assert.equal(slots.waiting, 0);
+  await assert.rejects(slots.acquire(), /closing/);
   held();
   held();
-  const release = await next;
-  assert.deepEqual([slots.free, slots.waiting], [0, 0]);
-  release();
-  assert.equal(slots.free, 1);
-  await assert.rejects(slots.acquire(stop.signal), /closing/);
-  assert.equal(slots.free, 1);
+  assert.deepEqual([slots.free, slots.waiting], [1, 0]);
 });

@@ -75,7 +75,7 @@ export async function runChatWorker(
         }
         // The slot is taken only now that the entry is due: a chat waiting out
         // a backoff or an earlier admit never keeps another chat from running.
-        const release = await host.slots.acquire(host.signal);
+        const release = await host.slots.acquire();
         try {
           await runHead(host, chat, head);
         } finally {

@@ -78,7 +78,7 @@ export class Journal implements AsyncDisposable {
     this.#kv = kv;
     this.#settings = settings;
     this.#seq = new SeqAllocator(settings.found.floor);
-    this.#slots = new Slots(settings.maxRunning);
+    this.#slots = new Slots(settings.maxRunning, this.#abort.signal);
     this.#deadLetters = settings.found.deadLetters;
     for (const d of settings.found.depths) this.#chat(d.account, d.chatKey).depth = d.depth;
   }
