@@ -13,6 +13,7 @@ const MODULES = [
   "./journal_bench.ts",
   "./inbound_bench.ts",
   "./store_scale_bench.ts",
+  "./flood_bench.ts",
   "./outbound_bench.ts",
   "./cards_bench.ts",
   "./taskcard_bench.ts",

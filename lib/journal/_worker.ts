@@ -4,13 +4,16 @@
  * entry and retried after a backoff on the injected clock, and an entry that
  * exhausts its attempts — or whose handler says it can never succeed
  * (`PermanentFailure`) — moves to the dead-letter prefix (see `failureStep`).
- * The journal runs at most one worker per chat.
+ * The journal runs at most one worker per chat, and a worker holds one of the
+ * journal's `maxRunning` slots only while it reads a due entry's payload and
+ * runs its handler.
  * @module
  */
 
 import { failureStep, RetryLater } from "./types.ts";
 import { type Clock, exponentialDelay, type Logger, storageErrorText } from "../core/mod.ts";
 import { decodeBody, readParts } from "./_body.ts";
+import type { Slots } from "./_slots.ts";
 import { deadKey, type DeadValue, fifoKey, fifoPrefix, type FifoValue, partKey } from "./_keys.ts";
 import type { BackoffOptions, JobHandler, JsonValue } from "./types.ts";
 
@@ -23,6 +26,8 @@ export interface WorkerHost {
   /** Aborted when the journal closes. */
   signal: AbortSignal;
   maxAttempts: number;
+  /** The journal-wide bound on handlers running at once. */
+  slots: Slots;
   /** Bounded exponential: `baseMs` after the first failure, doubling, at most `maxMs`. */
   backoff: Required<BackoffOptions>;
   /** Settles when every admit of this chat called before `seq` settled; null if none. */
@@ -68,7 +73,14 @@ export async function runChatWorker(
           await host.clock.sleep(wait, host.signal);
           continue;
         }
-        await runHead(host, chat, head);
+        // The slot is taken only now that the entry is due: a chat waiting out
+        // a backoff or an earlier admit never keeps another chat from running.
+        const release = await host.slots.acquire();
+        try {
+          await runHead(host, chat, head);
+        } finally {
+          release();
+        }
       } catch (err) {
         if (host.signal.aborted) return;
         // A KV fault outside the handler: report it and retry after the base

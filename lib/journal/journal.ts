@@ -10,6 +10,7 @@ import { commitAdmit } from "./_admit.ts";
 import { chatId, DEDUPE_PREFIX, PROBE_KEY } from "./_keys.ts";
 import { type Found, readDeadLetters, readHeads } from "./_scan.ts";
 import { SeqAllocator } from "./_seq.ts";
+import { Slots } from "./_slots.ts";
 import { runChatWorker, type WorkerHost } from "./_worker.ts";
 import type {
   AdmitInput,
@@ -40,6 +41,8 @@ export interface JournalSettings {
   log: Logger;
   dedupeTtlMs: number;
   maxAttempts: number;
+  /** Handlers running at once across every chat. */
+  maxRunning: number;
   /** Both bounds resolved (`openJournal` applies the defaults). */
   backoff: Required<BackoffOptions>;
   found: Found;
@@ -56,6 +59,7 @@ export class Journal implements AsyncDisposable {
   readonly #chats = new Map<string, ChatState>();
   readonly #abort = new AbortController();
   readonly #seq: SeqAllocator;
+  readonly #slots: Slots;
   #deadLetters: number;
   #counts = {
     admitted: 0,
@@ -74,6 +78,7 @@ export class Journal implements AsyncDisposable {
     this.#kv = kv;
     this.#settings = settings;
     this.#seq = new SeqAllocator(settings.found.floor);
+    this.#slots = new Slots(settings.maxRunning, this.#abort.signal);
     this.#deadLetters = settings.found.deadLetters;
     for (const d of settings.found.depths) this.#chat(d.account, d.chatKey).depth = d.depth;
   }
@@ -143,6 +148,7 @@ export class Journal implements AsyncDisposable {
       fifo,
       pending: fifo.reduce((n, c) => n + c.depth, 0),
       inFlight: this.#counts.inFlight,
+      waiting: this.#slots.waiting,
       deadLetters: this.#deadLetters,
       admitted: this.#counts.admitted,
       duplicates: this.#counts.duplicates,
@@ -187,7 +193,8 @@ export class Journal implements AsyncDisposable {
   /**
    * Stops cleanly: aborts `job.signal`, waits for admits in progress and for
    * running handlers (an entry whose handler throws after the abort stays,
-   * with no attempt counted), then closes the KV file.
+   * with no attempt counted), then closes the KV file. Workers still waiting
+   * for a slot stop without running their handler; their entries stay.
    */
   close(): Promise<void> {
     this.#closing ??= this.#shutdown();
@@ -236,6 +243,7 @@ export class Journal implements AsyncDisposable {
       handler,
       signal: this.#abort.signal,
       maxAttempts: this.#settings.maxAttempts,
+      slots: this.#slots,
       backoff: this.#settings.backoff,
       dirty: false,
       earlierAdmits: (seq) => {

@@ -14,7 +14,13 @@
  *   read-only disk) `admit` rejects and nothing was written: the caller must
  *   not acknowledge the event.
  * - Entries of one chat are handled one at a time, in the order `admit` was
- *   called; chats run in parallel. An entry is deleted only after its handler
+ *   called; chats run in parallel, at most `maxRunning` handlers at once
+ *   (default 16) across every chat. A chat whose next entry is due waits
+ *   for a free slot, first come first served, and queues again behind the
+ *   others after each entry; a chat waiting out a retry backoff (or an
+ *   earlier admit) holds no slot, so it can never starve the others. A
+ *   flood of chats thus costs memory and event-loop time for the bound, not
+ *   for every chat at once. An entry is deleted only after its handler
  *   resolved, so a crash re-runs at most the one entry per chat that was
  *   running: handlers must be idempotent (key on `account` + event/message
  *   id, or on `job.seq`).

@@ -16,6 +16,8 @@ export const MIN_DEDUPE_TTL_MS = 24 * 60 * 60 * 1000;
 export const DEFAULT_DEDUPE_TTL_MS = 7 * MIN_DEDUPE_TTL_MS;
 /** Default runs of one entry before it is dead-lettered. */
 export const DEFAULT_MAX_ATTEMPTS = 8;
+/** Default bound on handlers running at once, across every chat. */
+export const DEFAULT_MAX_RUNNING = 16;
 /** Default delay after the first failure (doubling after each further one). */
 export const DEFAULT_BACKOFF_BASE_MS = 1000;
 /** Default upper bound of a retry delay. */
@@ -52,6 +54,12 @@ export async function openJournal(options: JournalOptions): Promise<Journal> {
       `Expected maxAttempts to be an integer of at least 1 but found ${maxAttempts}`,
     );
   }
+  const maxRunning = options.maxRunning ?? DEFAULT_MAX_RUNNING;
+  if (!Number.isInteger(maxRunning) || maxRunning < 1) {
+    throw new RangeError(
+      `Expected maxRunning to be an integer of at least 1 but found ${maxRunning}`,
+    );
+  }
   await Deno.mkdir(dirname(options.path), { recursive: true });
   const kv = await Deno.openKv(options.path);
   try {
@@ -61,6 +69,7 @@ export async function openJournal(options: JournalOptions): Promise<Journal> {
       log: options.log,
       dedupeTtlMs,
       maxAttempts,
+      maxRunning,
       backoff: {
         baseMs: options.backoff?.baseMs ?? DEFAULT_BACKOFF_BASE_MS,
         maxMs: options.backoff?.maxMs ?? DEFAULT_BACKOFF_MAX_MS,

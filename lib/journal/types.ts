@@ -71,6 +71,12 @@ export interface JournalOptions {
   dedupeTtlMs?: number;
   /** Runs of one entry before it is dead-lettered (default 8). */
   maxAttempts?: number;
+  /**
+   * Handlers running at once across every chat (default 16). Chats beyond it
+   * wait their turn, first come first served; a chat waiting out a retry
+   * backoff holds no slot.
+   */
+  maxRunning?: number;
   backoff?: BackoffOptions;
 }
 
@@ -96,8 +102,10 @@ export interface JournalStats {
   fifo: ChatDepth[];
   /** Entries waiting across every chat. */
   pending: number;
-  /** Handlers running right now. */
+  /** Handlers running right now (at most `maxRunning`). */
   inFlight: number;
+  /** Chats whose next entry is due and waits for a free slot under `maxRunning`. */
+  waiting: number;
   /** Entries in the dead-letter prefix (all time, not only this process). */
   deadLetters: number;
   admitted: number;

@@ -250,17 +250,19 @@ export function authView(s: AuthStatus): AuthView {
  * import { journalView } from "./status.ts";
  * import assert from "node:assert/strict";
  * const s = journalView({
- *   fifo: [{ account: "main", chatKey: "oc_1", depth: 2 }], pending: 2, inFlight: 1, deadLetters: 0,
- *   admitted: 5, duplicates: 1, processed: 3, failures: 0, faults: 0,
+ *   fifo: [{ account: "main", chatKey: "oc_1", depth: 2 }], pending: 2, inFlight: 1, waiting: 0,
+ *   deadLetters: 0, admitted: 5, duplicates: 1, processed: 3, failures: 0, faults: 0,
  * });
  * assert.deepEqual(s.fifo, [{ account: "main", chat: "oc_1", depth: 2 }]);
  * assert.equal(s.in_flight, 1);
+ * assert.equal(s.waiting, 0);
  * ```
  */
 export function journalView(s: JournalStats) {
   return {
     pending: s.pending,
     in_flight: s.inFlight,
+    waiting: s.waiting,
     dead_letters: s.deadLetters,
     admitted: s.admitted,
     duplicates: s.duplicates,
