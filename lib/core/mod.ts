@@ -41,3 +41,4 @@ export { currentWorkerKind, serveWorker, type WorkerKind, workerName } from "./w
 export { type JobOutcome, JobRunner } from "./job_runner.ts";
 export { APP_ID_PATTERN, INBOX_URI, stateDir, STATUS_URI } from "./names.ts";
 export { API_CATEGORIES, type ApiCallCounter, type ApiCategory } from "./api_calls.ts";
+export { yieldToIO } from "./yield.ts";

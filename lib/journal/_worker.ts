@@ -11,7 +11,13 @@
  */
 
 import { failureStep, RetryLater } from "./types.ts";
-import { type Clock, exponentialDelay, type Logger, storageErrorText } from "../core/mod.ts";
+import {
+  type Clock,
+  exponentialDelay,
+  type Logger,
+  storageErrorText,
+  yieldToIO,
+} from "../core/mod.ts";
 import { decodeBody, readParts } from "./_body.ts";
 import type { Slots } from "./_slots.ts";
 import { deadKey, type DeadValue, fifoKey, fifoPrefix, type FifoValue, partKey } from "./_keys.ts";
@@ -75,6 +81,9 @@ export async function runChatWorker(
         }
         // The slot is taken only now that the entry is due: a chat waiting out
         // a backoff or an earlier admit never keeps another chat from running.
+        // Between entries the loop reads its sockets first (core/yield.ts): a
+        // frame waiting for its ACK never queues behind a burst being drained.
+        await yieldToIO();
         const release = await host.slots.acquire();
         try {
           await runHead(host, chat, head);

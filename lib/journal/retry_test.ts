@@ -203,8 +203,10 @@ Deno.test("start() reports a KV fault outside the handler, waits the base delay 
   withTempDir(async (dir) => {
     const clock = new SleepWatchClock(0);
     const { log, lines } = capturedLog();
-    await using j = await openTestJournal(dir, { clock, log, backoff: { baseMs: 40 } });
+    // The second handle opens first: a handle's own start-up writes could
+    // otherwise meet the admit below ("database is locked": KV does not wait).
     const other = await Deno.openKv(join(dir, "queue.kv"));
+    await using j = await openTestJournal(dir, { clock, log, backoff: { baseMs: 40 } });
     const runs: number[] = [];
     j.start(async (job) => {
       runs.push(job.seq);
