@@ -5,8 +5,8 @@
  * exhausts its attempts — or whose handler says it can never succeed
  * (`PermanentFailure`) — moves to the dead-letter prefix (see `failureStep`).
  * The journal runs at most one worker per chat, and a worker holds one of the
- * journal's `maxRunning` slots only while it reads a due entry's payload and
- * runs its handler.
+ * journal's `maxRunning` slots only while it reads a due entry's payload, runs
+ * its handler and commits the outcome.
  * @module
  */
 
@@ -81,6 +81,9 @@ export async function runChatWorker(
         }
         // The slot is taken only now that the entry is due: a chat waiting out
         // a backoff or an earlier admit never keeps another chat from running.
+        // It also covers the commit of the outcome: released before it, a
+        // flood's deletes pile up in the KV queue ahead of admits and delay
+        // their ACKs (measured with bench/flood_bench.ts).
         // Between entries the loop reads its sockets first (core/yield.ts): a
         // frame waiting for its ACK never queues behind a burst being drained.
         await yieldToIO();
