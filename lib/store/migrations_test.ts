@@ -1,9 +1,8 @@
 import assert from "node:assert/strict";
-import { join } from "node:path";
-import { DatabaseSync } from "node:sqlite";
-import { stateDir, systemClock } from "../core/mod.ts";
+import { systemClock } from "../core/mod.ts";
 import { MIGRATIONS } from "./migrations.ts";
 import { openStore } from "./mod.ts";
+import { storeBefore } from "./testdata/stores.ts";
 
 /** The migration that turned create_time into ms (found by name: versions are renumbered). */
 const MS = MIGRATIONS.findIndex((m) => m.name.startsWith("create_time in ms"));
@@ -12,13 +11,7 @@ Deno.test("the create_time migration scales seconds, takes a message's ms from i
   assert.ok(MS > 0);
   const dir = await Deno.makeTempDir();
   try {
-    // A store as the version before it left it.
-    await Deno.mkdir(stateDir(dir), { recursive: true });
-    const old = new DatabaseSync(join(stateDir(dir), "store.db"));
-    old.exec("CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)");
-    old.prepare("INSERT INTO meta (key, value) VALUES ('app', 'feishu-mcp'), ('schema_version', ?)")
-      .run(String(MIGRATIONS[MS - 1]!.version));
-    for (const m of MIGRATIONS.slice(0, MS)) old.exec(m.sql);
+    const old = await storeBefore(dir, MS);
     const insert = old.prepare(
       `INSERT INTO records (account, id, chat_id, direction, kind, create_time, record, updated_at)
        VALUES ('main', ?, 'oc_1', ?, ?, ?, ?, 0)`,

@@ -1,8 +1,8 @@
 import assert from "node:assert/strict";
 import fc from "fast-check";
-import { systemClock } from "../core/mod.ts";
 import { incomingRecord } from "./testdata/records.ts";
-import { openStore, type Store } from "./mod.ts";
+import { withStore } from "./testdata/stores.ts";
+import type { Store } from "./mod.ts";
 import { requiredPieces } from "./search_plan.ts";
 
 // Texts and patterns over characters where case folding is tricky (a sharp s
@@ -105,12 +105,10 @@ function scan(store: Store, pattern: string, chatId: string | null): string[] {
   }).map((r) => String(r.id));
 }
 
-Deno.test("search through the trigram index finds exactly what a scan finds", async () => {
-  const dir = await Deno.makeTempDir();
-  const store = openStore(dir, systemClock);
-  let indexed = 0;
-  let found = 0;
-  try {
+Deno.test("search through the trigram index finds exactly what a scan finds", () =>
+  withStore(async (store) => {
+    let indexed = 0;
+    let found = 0;
     await fc.assert(
       fc.asyncProperty(
         fc.array(fc.record({ chat: fc.nat(2), sender: fc.nat(3), text: word }), { maxLength: 30 })
@@ -152,8 +150,4 @@ Deno.test("search through the trigram index finds exactly what a scan finds", as
     );
     // The property must have exercised the index, not only the scan.
     assert.ok(indexed > 150 && found > 30, `${indexed} patterns had pieces, ${found} found rows`);
-  } finally {
-    store.close();
-    await Deno.remove(dir, { recursive: true });
-  }
-});
+  }));

@@ -5,22 +5,10 @@ import { ManualClock, systemClock } from "../core/mod.ts";
 import { stateDir } from "../core/mod.ts";
 import { incomingRecord, sentRecordOf } from "./testdata/records.ts";
 import { openStore } from "./mod.ts";
+import { withStore } from "./testdata/stores.ts";
 import { lockWorkdir } from "./lock.ts";
 import { MIGRATIONS } from "./migrations.ts";
 import type { RecordInput } from "./records.ts";
-
-async function withStore(
-  fn: (s: ReturnType<typeof openStore>, dir: string) => Promise<void> | void,
-) {
-  const dir = await Deno.makeTempDir();
-  const store = openStore(dir, systemClock);
-  try {
-    await fn(store, dir);
-  } finally {
-    store.close();
-    await Deno.remove(dir, { recursive: true });
-  }
-}
 
 function msg(n: number, over: Partial<RecordInput> = {}): RecordInput {
   const id = `main:oc_1:om_${n}`;

@@ -1,8 +1,7 @@
 import assert from "node:assert/strict";
-import { join } from "node:path";
-import { DatabaseSync } from "node:sqlite";
 import fc from "fast-check";
-import { stateDir, systemClock } from "../core/mod.ts";
+import { systemClock } from "../core/mod.ts";
+import { storeBefore, withStore } from "./testdata/stores.ts";
 import { incomingRecord, sentRecordOf } from "./testdata/records.ts";
 import { MIGRATIONS } from "./migrations.ts";
 import { openStore, type Store } from "./mod.ts";
@@ -131,10 +130,8 @@ function apply(store: Store, o: Op, n: number): void {
   } else store.db.prepare("DELETE FROM records WHERE id = ?").run(picked);
 }
 
-Deno.test("chat summaries equal a scan of the records after any sequence of writes", async () => {
-  const dir = await Deno.makeTempDir();
-  const store = openStore(dir, systemClock);
-  try {
+Deno.test("chat summaries equal a scan of the records after any sequence of writes", () =>
+  withStore((store) => {
     fc.assert(
       fc.property(fc.array(op as fc.Arbitrary<Op>, { maxLength: 40 }), (ops) => {
         store.db.exec("DELETE FROM records");
@@ -167,16 +164,10 @@ Deno.test("chat summaries equal a scan of the records after any sequence of writ
       }),
       { numRuns: 300 },
     );
-  } finally {
-    store.close();
-    await Deno.remove(dir, { recursive: true });
-  }
-});
+  }));
 
-Deno.test("p2pChatOf() finds the DM a person last wrote from, not a group", async () => {
-  const dir = await Deno.makeTempDir();
-  const store = openStore(dir, systemClock);
-  try {
+Deno.test("p2pChatOf() finds the DM a person last wrote from, not a group", () =>
+  withStore((store) => {
     const add = (n: number, chat: string, type: "p2p" | "group") => {
       const id = `main:${chat}:om_${n}`;
       store.records.insert({
@@ -197,23 +188,14 @@ Deno.test("p2pChatOf() finds the DM a person last wrote from, not a group", asyn
     add(3, "oc_group", "group");
     assert.equal(store.records.p2pChatOf("main", "ou_a"), "oc_dm");
     assert.equal(store.records.p2pChatOf("main", "ou_b"), null);
-  } finally {
-    store.close();
-    await Deno.remove(dir, { recursive: true });
-  }
-});
+  }));
 
 Deno.test("the summaries migration builds summaries and the text index from the records already stored", async () => {
   const at = MIGRATIONS.findIndex((m) => m.name.startsWith("per-chat summaries"));
   assert.ok(at > 0);
   const dir = await Deno.makeTempDir();
   try {
-    await Deno.mkdir(stateDir(dir), { recursive: true });
-    const old = new DatabaseSync(join(stateDir(dir), "store.db"));
-    old.exec("CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)");
-    old.prepare("INSERT INTO meta (key, value) VALUES ('app', 'feishu-mcp'), ('schema_version', ?)")
-      .run(String(MIGRATIONS[at - 1]!.version));
-    for (const m of MIGRATIONS.slice(0, at)) old.exec(m.sql);
+    const old = await storeBefore(dir, at);
     const insert = old.prepare(
       `INSERT INTO records (account, id, chat_id, direction, kind, create_time, is_read, hidden,
          search_text, record, updated_at) VALUES ('main', ?, ?, ?, ?, ?, ?, ?, ?, ?, 0)`,
