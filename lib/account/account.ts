@@ -9,7 +9,7 @@
  * @module
  */
 
-import type { ResolvedAccount } from "../config/mod.ts";
+import type { AccessRules, ResolvedAccount } from "../config/mod.ts";
 import type { ApiCallCounter, Clock, Logger } from "../core/mod.ts";
 import {
   createFeishuApi,
@@ -57,6 +57,8 @@ export interface Account {
   readonly allowedUsers: string[] | null;
   /** Open ids that may control the agent (see {@link controlRight}); empty when none. */
   readonly owners: readonly string[];
+  /** Who may DM the bot and where `send` may go (`access` in the config). */
+  readonly access: AccessRules;
   readonly api: FeishuApi;
   readonly outbox: Outbox;
   readonly identity: AccountIdentity;
@@ -160,6 +162,10 @@ export function createAccount(config: ResolvedAccount, deps: AccountDeps): Accou
     appId: config.appId,
     allowedUsers: config.allowedUsers,
     owners: config.owners ?? [],
+    access: config.access ?? {
+      dm: config.allowedUsers ? "allowlist" : "open",
+      outbound: "any",
+    },
     api,
     outbox,
     identity,

@@ -173,6 +173,7 @@ Deno.test("parseConfig() applies defaults and collects secrets for redaction", (
     allowedUsers: null,
     owners: [],
     baseUrl: "https://open.feishu.cn",
+    access: { dm: "open", outbound: "any" },
   });
   assert.deepEqual(r.config.mediaRoots, ["/w"]);
   assert.deepEqual(r.config.notify, { licc: false, claudeChannel: true });
@@ -199,6 +200,26 @@ Deno.test("parseConfig() takes an account's owners, once each", () => {
   assert.ok(r.ok);
   if (!r.ok) return;
   assert.deepEqual(r.config.accounts[0]!.owners, ["ou_owner_1", "ou_owner_2"]);
+});
+
+Deno.test("parseConfig() takes an account's access rules; without them DMs follow allowed_users", () => {
+  const parse = (extra: Record<string, unknown>) => {
+    const r = parseConfig(JSON.stringify({ accounts: [{ ...acct, ...extra }] }), opts);
+    return r.ok ? r.config.accounts[0]!.access : r.errors;
+  };
+  assert.deepEqual(parse({ access: { dm: "pairing", outbound: "admitted" } }), {
+    dm: "pairing",
+    outbound: "admitted",
+  });
+  assert.deepEqual(parse({ allowed_users: ["ou_a"] }), { dm: "allowlist", outbound: "any" });
+  assert.deepEqual(parse({ access: {} }), { dm: "open", outbound: "any" });
+  assert.deepEqual(parse({ access: { dm: "closed" } }), [
+    "config accounts[0].access.dm: Expected one of open, allowlist, pairing",
+  ]);
+  assert.deepEqual(parse({ access: { outbound: "all", extra: 1 } }), [
+    "config accounts[0].access.outbound: Expected one of any, admitted",
+    "config accounts[0].access: unknown key 'extra'",
+  ]);
 });
 
 Deno.test("parseConfig() takes the monthly API call quota", () => {

@@ -5,7 +5,7 @@
  */
 
 import type { ToolSchemaSetting } from "./peek.ts";
-import { configSchema, type FileConfig } from "./schema.ts";
+import { ACCESS_DM, ACCESS_OUTBOUND, configSchema, type FileConfig } from "./schema.ts";
 
 /** The resolved, validated config with defaults applied. */
 export interface Config {
@@ -63,6 +63,19 @@ export interface ResolvedAccount {
   owners?: string[];
   /** Base URL without a trailing slash, e.g. `https://open.feishu.cn`. */
   baseUrl: string;
+  /** Who may DM the bot and where `send` may go (`access` in the file). */
+  access?: AccessRules;
+}
+
+/** An account's `access` with defaults applied. */
+export interface AccessRules {
+  /**
+   * `open`: anyone may DM (when `allowed_users` is empty); `allowlist`: only
+   * `allowed_users` and owners; `pairing`: those plus people an owner paired.
+   */
+  dm: typeof ACCESS_DM[number];
+  /** `any`: send anywhere; `admitted`: only to owners, admitted people and their chats. */
+  outbound: typeof ACCESS_OUTBOUND[number];
 }
 
 /** Result of {@link loadConfig}. */
@@ -157,6 +170,12 @@ export function parseConfig(text: string, options: ConfigOptions): ConfigResult 
         allowedUsers: a.allowed_users && a.allowed_users.length > 0 ? a.allowed_users : null,
         owners: [...new Set(a.owners ?? [])],
         baseUrl: resolveDomain(a.domain ?? "feishu"),
+        access: {
+          // Absent: today's rule, open unless `allowed_users` names someone.
+          dm: a.access?.dm ??
+            (a.allowed_users && a.allowed_users.length > 0 ? "allowlist" : "open"),
+          outbound: a.access?.outbound ?? "any",
+        },
       })),
       mediaRoots: data.media_roots ?? [options.workdir],
       transcriber: data.transcriber ?? null,

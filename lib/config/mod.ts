@@ -5,4 +5,10 @@
  */
 
 export { type LaunchOptions, resolveLaunch } from "./launch.ts";
-export { type Config, loadConfig, parseConfig, type ResolvedAccount } from "./load.ts";
+export {
+  type AccessRules,
+  type Config,
+  loadConfig,
+  parseConfig,
+  type ResolvedAccount,
+} from "./load.ts";

@@ -11,6 +11,10 @@ import { APP_ID_PATTERN } from "../core/mod.ts";
 const APP_ID = APP_ID_PATTERN;
 /** Aliases name folders and the first segment of compound ids. */
 const ALIAS = /^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$/;
+/** The DM admission rules an account may name (`access.dm`). */
+export const ACCESS_DM = ["open", "allowlist", "pairing"] as const;
+/** The outbound rules an account may name (`access.outbound`). */
+export const ACCESS_OUTBOUND = ["any", "admitted"] as const;
 /** A user's open_id as Feishu writes them. */
 const OPEN_ID = /^ou_[A-Za-z0-9_-]{1,64}$/;
 
@@ -50,6 +54,14 @@ const account = z.strictObject({
     z.string().regex(OPEN_ID, { message: "Expected an owner to be an open_id (ou_…)" }),
   ).nullable().optional(),
   domain: domain.optional(),
+  access: z.strictObject({
+    /** Who may DM the bot: anyone, `allowed_users` only, or people an owner paired. */
+    dm: z.enum(ACCESS_DM, { error: () => `Expected one of ${ACCESS_DM.join(", ")}` }).optional(),
+    /** Where `send` may go: anywhere, or only to people and chats already admitted. */
+    outbound: z.enum(ACCESS_OUTBOUND, {
+      error: () => `Expected one of ${ACCESS_OUTBOUND.join(", ")}`,
+    }).optional(),
+  }).optional(),
 });
 
 const transcriber = z.strictObject({
