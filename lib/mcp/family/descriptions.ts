@@ -86,9 +86,20 @@ export const FIELD_DESCRIPTIONS = {
   editContent: "New content: text, markdown, post or card only.",
 } as const;
 
-/** The `description` of the root `input` key in the `portable` projection. */
-export const PORTABLE_INPUT_DESCRIPTION: string =
-  "The chosen action's fields; each says which actions take it and whether it is required there. Give only your action's fields: any other key is refused.";
+/**
+ * The root descriptions of the `portable` projection. Shorter than the `ltp`
+ * ones: Codex strips every description from a tool schema over 5,000 bytes,
+ * so this projection stays under it (portable_test.ts). The per-action
+ * clauses are left to the tool description, which already says what each
+ * action does; each input field says which actions take it.
+ */
+export const PORTABLE_ROOT_DESCRIPTIONS = {
+  action:
+    "Which action to run; input holds its fields. manual, with input {}, returns the usage manual (skill 'feishu-mcp-manual').",
+  input: "Only the chosen action's fields (each says which actions take it); others are refused.",
+  reasoning: "Why you make this call; kept for the record, never sent to Feishu.",
+  summarize: "A post-processing flag for the host, false when absent.",
+} as const;
 
 /**
  * Short hints of the `portable` projection, per object: they follow the
@@ -97,9 +108,12 @@ export const PORTABLE_INPUT_DESCRIPTION: string =
  */
 export const PORTABLE_HINTS = {
   input: {
+    account: "Config alias; the first account when absent or null.",
     receive_id: "Who receives it, read as receive_id_type.",
+    receive_id_type: "open_id (ou_…) when absent or null; chat_id (oc_…) for a group.",
+    limit: "Messages, newest first: 10 when absent, all when null.",
     placeholder: "Open a native progress card; edit it only at phase changes.",
-    content: "Structured content: its type and that type's fields.",
+    content: "Its type and that type's fields.",
     message_id: "A compound message id, exactly as given.",
     operation: "add with emoji_type, or remove with reaction_id.",
     idempotency_key: "A repeat with the same key never delivers a chunk twice.",
@@ -112,6 +126,7 @@ export const PORTABLE_HINTS = {
     source: "Where the media bytes come from.",
   },
   source: {
+    type: "path or key.",
     path: "Absolute local file path.",
     key: "An image_key or file_key this bot can use.",
   },

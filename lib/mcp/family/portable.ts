@@ -11,13 +11,7 @@
 
 import { FEISHU_ACTIONS } from "./actions.ts";
 import { flattenBranches, type Level } from "./_flatten.ts";
-import {
-  ACTION_DESCRIPTION,
-  PORTABLE_HINTS,
-  PORTABLE_INPUT_DESCRIPTION,
-  REASONING_DESCRIPTION,
-  SUMMARIZE_DESCRIPTION,
-} from "./descriptions.ts";
+import { PORTABLE_HINTS, PORTABLE_ROOT_DESCRIPTIONS as ROOT } from "./descriptions.ts";
 import { actionInputSchema, type ToolRootSchema } from "./schema.ts";
 
 /** The shape of the `portable` input schema: the closed root, no combinators. */
@@ -60,10 +54,10 @@ export function portableInputSchema(): PortableInputSchema {
   return {
     type: "object",
     properties: {
-      action: { type: "string", enum: [...FEISHU_ACTIONS], description: ACTION_DESCRIPTION },
-      input: { type: "object", description: PORTABLE_INPUT_DESCRIPTION, ...input },
-      reasoning: { type: "string", description: REASONING_DESCRIPTION },
-      summarize: { type: "boolean", description: SUMMARIZE_DESCRIPTION },
+      action: { type: "string", enum: [...FEISHU_ACTIONS], description: ROOT.action },
+      input: { type: "object", description: ROOT.input, ...input },
+      reasoning: { type: "string", description: ROOT.reasoning },
+      summarize: { type: "boolean", description: ROOT.summarize },
     },
     required: ["action", "input", "reasoning"],
     additionalProperties: false,
