@@ -133,6 +133,13 @@ Deno.test("LangChain's MCP adapter calls every action through the portable schem
     const bad = await invoke(tool, { action: "send", input: { text: "hi" }, reasoning: "x" });
     assert.equal(bad.error_code, "INVALID_ARGUMENT");
     assert.equal(bad.message, "invalid feishu input: input.receive_id: required for action 'send'");
+    // An empty input: one answer names everything missing, so one retry can fix it.
+    const empty = await invoke(tool, { action: "send", input: {}, reasoning: "x" });
+    assert.equal(
+      empty.message,
+      "invalid feishu input: input: exactly one of text or content for action 'send'; " +
+        "input.receive_id: required for action 'send'",
+    );
   } finally {
     await close();
   }

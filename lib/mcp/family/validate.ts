@@ -3,7 +3,7 @@
  * first failing check decides the failure, and nothing past this point sees
  * a call that failed. `reasoning`, `summarize` and `wait_for_previous` stop
  * here. A failure says what to fix: its message is the step's stable prefix
- * plus the first problem, `details` lists every problem found and
+ * plus that step's problems (bounded), `details` lists every problem found and
  * `accepted_keys` the keys accepted where it failed.
  * @module
  */
@@ -46,7 +46,7 @@ export interface ValidationFailure extends Failure {
   accepted_keys: string[];
 }
 
-/** One failed step: its code, its message prefix, how its first problem reads. */
+/** One failed step: its code, its message prefix, how each of its problems reads. */
 interface Step {
   code: ErrorCode;
   prefix: string;
@@ -72,7 +72,7 @@ const messageOnly = (p: Problem) => p.message;
  *    `react` add/remove pairing) → `INVALID_ARGUMENT` "invalid feishu input".
  *
  * The first failing step gives the code and the message: its prefix, `: `
- * and its first problem. `details` holds the problems of every step that can
+ * and its problems joined by `; ` (at most {@link MESSAGE_PROBLEMS}). `details` holds the problems of every step that can
  * be checked (the input only once the action and an input object are
  * known). Arguments that are not an object (null, an array, a string) count
  * as a missing arguments object, which step 2 refuses. Failures are never
@@ -176,8 +176,15 @@ function rootSteps(root: Record<string, unknown>): Step[] {
   ];
 }
 
+/** How many of a step's problems its message names; `details` has them all. */
+export const MESSAGE_PROBLEMS = 5;
+
 function refuse(step: Step, details: Problem[], accepted: string[]): ValidationResult {
-  const base = failure(step.code, `${step.prefix}: ${step.summary(step.problems[0]!)}`);
+  // Every problem of the failing step, so one retry can fix them all (bounded).
+  const named = step.problems.slice(0, MESSAGE_PROBLEMS).map(step.summary);
+  const more = step.problems.length - named.length;
+  if (more > 0) named.push(`and ${more} more (see details)`);
+  const base = failure(step.code, `${step.prefix}: ${named.join("; ")}`);
   const out: ValidationFailure = { ...base, details, accepted_keys: accepted };
   return { ok: false, failure: out };
 }

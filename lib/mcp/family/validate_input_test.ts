@@ -62,7 +62,9 @@ const rejected: [string, unknown, Want][] = [
       ...SEND,
       content: { type: "markdown", text: "# hi" },
     }),
-    input("input.content.markdown: required when type is 'markdown'"),
+    input(
+      "input.content.markdown: required when type is 'markdown'; input.content.text: not allowed when type is 'markdown'",
+    ),
   ],
   [
     "send with an empty post",
@@ -114,7 +116,9 @@ const rejected: [string, unknown, Want][] = [
       ...SEND,
       content: { type: "image", source: { type: "path", key: "k" } },
     }),
-    input("input.content.source.path: required when type is 'path'"),
+    input(
+      "input.content.source.path: required when type is 'path'; input.content.source.key: not allowed when type is 'path'",
+    ),
   ],
   [
     "send with a bare string source",
@@ -304,7 +308,9 @@ const rejected: [string, unknown, Want][] = [
       operation: "add",
       reaction_id: "r",
     }),
-    input("input.emoji_type: required when operation is 'add'"),
+    input(
+      "input.emoji_type: required when operation is 'add'; input.reaction_id: not allowed when operation is 'add'",
+    ),
   ],
   [
     "react remove with an emoji_type",
@@ -323,7 +329,9 @@ const rejected: [string, unknown, Want][] = [
       operation: "remove",
       emoji_type: "SMILE",
     }),
-    input("input.reaction_id: required when operation is 'remove'"),
+    input(
+      "input.reaction_id: required when operation is 'remove'; input.emoji_type: not allowed when operation is 'remove'",
+    ),
   ],
   [
     "react add with an empty emoji_type",

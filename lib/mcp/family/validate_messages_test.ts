@@ -139,7 +139,31 @@ Deno.test("details list every problem of the input, not only the first", () => {
     { path: "input.placeholder", message: "expected a boolean or null" },
     { path: "input.extra", message: "unknown key for action 'send'" },
   ]);
-  assert.equal(f.message, "invalid feishu input: input.receive_id: required for action 'send'");
+  // The message names every problem too, so one retry can fix them all.
+  assert.equal(
+    f.message,
+    "invalid feishu input: input.receive_id: required for action 'send'; " +
+      "input.receive_id_type: expected one of open_id, user_id, email, chat_id, union_id or null; " +
+      "input.placeholder: expected a boolean or null; input.extra: unknown key for action 'send'",
+  );
+});
+
+Deno.test("send with input {} names both missing things; a long list is cut with a count", () => {
+  const empty = refusal(call("send", {}));
+  assert.equal(
+    empty.message,
+    "invalid feishu input: input: exactly one of text or content for action 'send'; " +
+      "input.receive_id: required for action 'send'",
+  );
+  const keys = Object.fromEntries([..."abcdefgh"].map((k) => [`x_${k}`, 1]));
+  const many = refusal(call("check", keys));
+  assert.equal(many.details.length, 8);
+  assert.equal(
+    many.message,
+    "invalid feishu input: " +
+      [..."abcde"].map((k) => `input.x_${k}: unknown key for action 'check'`).join("; ") +
+      "; and 3 more (see details)",
+  );
 });
 
 Deno.test("details follow the content branch the input names, and the rule of both or neither", () => {
