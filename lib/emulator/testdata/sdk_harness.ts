@@ -72,10 +72,14 @@ export function freshCache(): lark.Cache {
   };
 }
 
-/** A node-sdk Client for the emulator's default app. */
-export function sdkClient(emu: Emulator, appSecret: string = DEFAULT_IDS.appSecret): lark.Client {
+/** A node-sdk Client for the emulator's default app (or another app of its world). */
+export function sdkClient(
+  emu: Emulator,
+  appSecret: string = DEFAULT_IDS.appSecret,
+  appId: string = DEFAULT_IDS.appId,
+): lark.Client {
   return new lark.Client({
-    appId: DEFAULT_IDS.appId,
+    appId,
     appSecret,
     domain: emu.url,
     cache: freshCache(),
