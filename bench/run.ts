@@ -9,6 +9,7 @@ import { type BenchResult, formatResults } from "./_types.ts";
 
 const MODULES = [
   "./foundation_bench.ts",
+  "./initialize_bench.ts",
   "./emulator_bench.ts",
   "./journal_bench.ts",
   "./inbound_bench.ts",

@@ -448,7 +448,8 @@ function uses(file: string, src: string): ModuleUse[] {
     const before = code.slice(Math.max(0, m.index! - 200), m.index!);
     const after = code.slice(m.index! + m[0].length, m.index! + m[0].length + 200);
     let names: string[] | null = null;
-    const destructure = before.match(/\{([^{}]*)\}\s*=\s*(?:await\s*)?$/);
+    // `loadLazy<typeof import("…")>(…)` (lib/core/lazy.ts) loads the module it names.
+    const destructure = before.match(/\{([^{}]*)\}\s*=\s*(?:await\s*)?(?:loadLazy<typeof\s*)?$/);
     const member = after.match(/^\s*\)?\s*\.([\w$]+)/);
     const then = after.match(/^\s*\.then\(\s*\(?\s*([\w$]+)\s*\)?\s*=>/);
     if (destructure) names = destructured(destructure[1]!);
@@ -456,6 +457,8 @@ function uses(file: string, src: string): ModuleUse[] {
       const arg = then[1]!;
       names = [...after.matchAll(new RegExp(`\\b${arg}\\.([\\w$]+)`, "g"))].map((u) => u[1]!);
     } else if (member && member[1] !== "then") names = [member[1]!];
+    // The bundle's loaders of the lazy modules take them whole; their users name what they take.
+    else if (file === "lib/bundle/lazy_modules.ts") names = [];
     found.push({ target: resolve(m[1]!), names, statement: m[0] });
   }
   return found;

@@ -11,6 +11,8 @@
  */
 
 import { currentWorkerKind, startWorkersFrom } from "../core/worker.ts";
+import { useBundledModules } from "../core/lazy.ts";
+import { LAZY_LOADERS } from "./lazy_modules.ts";
 import { WORKER_MODULES } from "./workers.ts";
 
 // The node-sdk's ES build reads its own package.json through `__dirname`,
@@ -33,6 +35,7 @@ if (kind !== null) {
   if (handler && handler !== hold) { for (const e of early) handler(e); }
 } else if (import.meta.main) {
   startWorkersFrom(new URL(import.meta.url));
+  useBundledModules(LAZY_LOADERS);
   const [{ runCli }, { bundleApp }] = await Promise.all([
     import("../cli/mod.ts"),
     import("../launch/mod.ts"),

@@ -11,6 +11,8 @@
 
 import { type LaunchOptions, resolveLaunch } from "../config/launch.ts";
 import { type App, ensureConfined, fail } from "../launch/mod.ts";
+// Each command's modules load by URL (see lazy.ts): the others' graphs are never prepared.
+import { loadLazy } from "../core/lazy.ts";
 
 /** Runs the program named by `Deno.args`; returns when it is done (or exits). */
 export async function runCli(app: App): Promise<void> {
@@ -22,12 +24,18 @@ export async function runCli(app: App): Promise<void> {
   }
   switch (launch.subcommand) {
     case "sandbox": {
-      const { runSandbox } = await import("../sandbox/mod.ts");
+      const { runSandbox } = await loadLazy<typeof import("../sandbox/mod.ts")>(
+        "sandbox",
+        new URL("../sandbox/mod.ts", import.meta.url),
+      );
       return await runSandbox(launch, app);
     }
     case "canary": {
       // Unconfined but read-only: it opens no store and writes no workdir state.
-      const { runCanary } = await import("../canary/mod.ts");
+      const { runCanary } = await loadLazy<typeof import("../canary/mod.ts")>(
+        "canary",
+        new URL("../canary/mod.ts", import.meta.url),
+      );
       const out = (stream: typeof Deno.stdout) => (text: string) =>
         void stream.writeSync(new TextEncoder().encode(text));
       const words = [...Deno.args];
@@ -42,13 +50,19 @@ export async function runCli(app: App): Promise<void> {
       return Deno.exit(code);
     }
     case "doctor": {
-      const { runDoctor } = await import("../doctor/mod.ts");
+      const { runDoctor } = await loadLazy<typeof import("../doctor/mod.ts")>(
+        "doctor",
+        new URL("../doctor/mod.ts", import.meta.url),
+      );
       // A report, then its verdict as the exit code (0 healthy, 1 attention).
       return Deno.exit(await runDoctor(launch));
     }
     case "serve": {
       await ensureConfined(app, launch);
-      const { serve } = await import("../service/mod.ts");
+      const { serve } = await loadLazy<typeof import("../service/mod.ts")>(
+        "service",
+        new URL("../service/mod.ts", import.meta.url),
+      );
       await serve(launch);
       // Everything durable is closed by now. Exit explicitly: an HTTP request the
       // shutdown aborted (a stalled download) can keep Deno's node:http socket, and

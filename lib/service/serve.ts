@@ -8,6 +8,7 @@
 
 import type { LaunchOptions } from "../config/mod.ts";
 import { defaultDeps, guardStdout, stateDir } from "../core/mod.ts";
+import { loadLazy } from "../core/lazy.ts";
 // Deep imports keep the handshake light: the tool family (zod) and the actions load
 // with the service, after `tools/list` was answered.
 import { createMcpServer, type McpApp } from "../mcp/server.ts";
@@ -60,9 +61,11 @@ export async function serve(launch: LaunchOptions): Promise<void> {
     notifyPermission: (params) => mcp.notifyPermission(params),
   };
   const service = () =>
-    loading ??= import("./start.ts").then((m) =>
-      m.startService(launch, deps, { lock, push, mcp: mcpView })
+    loading ??= loadLazy<typeof import("./start.ts")>(
+      "start",
+      new URL("./start.ts", import.meta.url),
     )
+      .then((m) => m.startService(launch, deps, { lock, push, mcp: mcpView }))
       .then((s) => {
         const state = s.status().status === "ok" ? "running" : "running in degraded mode";
         deps.log.info(`feishu-mcp ${state}`, { workdir: launch.workdir });
