@@ -26,7 +26,8 @@
  */
 
 export { startEmulator } from "./emulator.ts";
-export type { Emulator } from "./emulator.ts";
+export type { Emulator, EmulatorTls } from "./emulator.ts";
+export type { Registration } from "./registration.ts";
 export { ManualEmuClock } from "./clock.ts";
 export type { EmulatorOptions } from "./core.ts";
 export type { RequestRecord } from "./types.ts";
