@@ -26,8 +26,7 @@
  */
 
 export { startEmulator } from "./emulator.ts";
-export type { Emulator, EmulatorTls } from "./emulator.ts";
-export type { Registration } from "./registration.ts";
+export type { Emulator } from "./emulator.ts";
 export { ManualEmuClock } from "./clock.ts";
 export type { EmulatorOptions } from "./core.ts";
 export type { RequestRecord } from "./types.ts";
