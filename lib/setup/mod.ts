@@ -126,8 +126,11 @@ async function waitForApp(domain: SetupDomain, plan: ConfigPlan): Promise<Regist
         // The link goes out first so a script (or a test) can follow it before the QR draws.
         out(`Open this link, or scan the QR code with the Feishu app, within ${expiresIn} s:`);
         out(url);
-        void qrLines(url).then((qr) => out(qr), () => {/* the link above is enough */});
-        out("Waiting for the approval (Ctrl-C cancels; nothing is written until then)…");
+        void qrLines(url)
+          .then((qr) => out(qr), () => {/* the link above is enough */})
+          .finally(() =>
+            out("Waiting for the approval (Ctrl-C cancels; nothing is written until then)…")
+          );
       },
       onStatus: (status) => {
         if (status === "domain_switched") out("The scanner's tenant is on Lark: following it.");
