@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
+import { resolveLaunch } from "../config/mod.ts";
 import { planConfig, SetupUsageError, writeAccount } from "./config_file.ts";
 import { setupDomain } from "./domain.ts";
 import { eventsToSubscribe, scopesToGrant } from "./next_steps.ts";
@@ -55,4 +56,22 @@ Deno.test("next steps name the message event first and each scope once; the QR c
   assert.ok(scopes.includes("im:message:send_as_bot"));
   const qr = await qrLines("https://accounts.feishu.cn/x?user_code=ABCD");
   assert.ok(qr.split("\n").length > 10 && qr.includes("█"));
+});
+
+Deno.test("resolveLaunch: setup takes --domain and --account, other subcommands refuse them", () => {
+  const l = resolveLaunch({
+    args: ["setup", "--domain", "lark", "--account", "second", "--config", "f.json"],
+    env: {},
+    cwd: "/caller",
+  });
+  assert.deepEqual([l.subcommand, l.domain, l.account, l.configPath], [
+    "setup",
+    "lark",
+    "second",
+    "/caller/f.json",
+  ]);
+  assert.throws(
+    () => resolveLaunch({ args: ["serve", "--account", "x"], env: {}, cwd: "/" }),
+    /--account only with setup/,
+  );
 });
