@@ -3,7 +3,8 @@
  * compiled): `serve` (default) confines itself, then serves MCP over stdio;
  * `sandbox` runs the emulator, the web page, the bridge and a demo agent;
  * `canary` checks a real tenant end to end and exits with its verdict;
- * `doctor` reports on a workdir read-only and exits 0 (healthy) or 1.
+ * `doctor` reports on a workdir read-only and exits 0 (healthy) or 1;
+ * `setup` registers a new Feishu app by QR code and writes its config.
  * This router sits above `launch/`, `service/` and `sandbox/`, so none of
  * them imports another to start it.
  * @module
@@ -56,6 +57,10 @@ export async function runCli(app: App): Promise<void> {
       );
       // A report, then its verdict as the exit code (0 healthy, 1 attention).
       return Deno.exit(await runDoctor(launch));
+    }
+    case "setup": {
+      const { runSetup } = await import("../setup/mod.ts");
+      return Deno.exit(await runSetup(launch, app));
     }
     case "serve": {
       await ensureConfined(app, launch);

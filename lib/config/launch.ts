@@ -8,7 +8,7 @@ import { isAbsolute, resolve } from "node:path";
 import { parseArgs } from "node:util";
 
 /** Subcommands of `main.ts`. */
-export const SUBCOMMANDS = ["serve", "sandbox", "canary", "doctor"] as const;
+export const SUBCOMMANDS = ["serve", "sandbox", "canary", "doctor", "setup"] as const;
 /** One of {@link SUBCOMMANDS}. */
 export type Subcommand = typeof SUBCOMMANDS[number];
 
@@ -31,6 +31,10 @@ export interface LaunchOptions {
   confined: boolean;
   /** `doctor --json`: the report as JSON instead of text. */
   json?: boolean;
+  /** `setup --domain`: `feishu`, `lark` or a base URL; null when not given. */
+  domain?: string | null;
+  /** `setup --account`: the alias of the app to add; null when not given. */
+  account?: string | null;
 }
 
 /** Inputs of {@link resolveLaunch}; all injected so the function is pure. */
@@ -67,6 +71,8 @@ export function resolveLaunch(inputs: LaunchInputs): LaunchOptions {
       port: { type: "string" },
       confined: { type: "boolean" },
       json: { type: "boolean" },
+      domain: { type: "string" },
+      account: { type: "string" },
     },
     allowPositionals: true,
     strict: true,
@@ -77,6 +83,11 @@ export function resolveLaunch(inputs: LaunchInputs): LaunchOptions {
   }
   if (values.json && sub !== "doctor") {
     throw new Error(`Expected --json only with doctor but found it with '${sub}'`);
+  }
+  for (const flag of ["domain", "account"] as const) {
+    if (values[flag] !== undefined && sub !== "setup") {
+      throw new Error(`Expected --${flag} only with setup but found it with '${sub}'`);
+    }
   }
   const env = inputs.env;
   const caller = nonEmpty(env.INIT_CWD) ?? inputs.cwd;
@@ -115,6 +126,8 @@ export function resolveLaunch(inputs: LaunchInputs): LaunchOptions {
     port,
     confined: values.confined ?? false,
     json: values.json ?? false,
+    domain: nonEmpty(values.domain) ?? null,
+    account: nonEmpty(values.account) ?? null,
   };
 }
 

@@ -8,6 +8,7 @@ export { type LaunchOptions, resolveLaunch } from "./launch.ts";
 export {
   type AccessRules,
   type Config,
+  type ConfigOptions,
   loadConfig,
   parseConfig,
   type ResolvedAccount,

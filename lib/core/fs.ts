@@ -7,7 +7,8 @@
 import { dirname, join } from "node:path";
 
 /**
- * Writes `data` to `path` atomically, creating the parent folder.
+ * Writes `data` to `path` atomically, creating the parent folder; `mode`
+ * (e.g. `0o600`) sets the new file's permission bits.
  *
  * @example
  * ```ts
@@ -21,7 +22,7 @@ import { dirname, join } from "node:path";
 export async function writeFileAtomic(
   path: string,
   data: string | Uint8Array,
-  options: { tmpSuffix?: string } = {},
+  options: { tmpSuffix?: string; mode?: number } = {},
 ): Promise<void> {
   const dir = dirname(path);
   await Deno.mkdir(dir, { recursive: true });
@@ -31,7 +32,13 @@ export async function writeFileAtomic(
     options.tmpSuffix ? `${base}${options.tmpSuffix}` : `.${base}.${crypto.randomUUID()}.tmp`,
   );
   const bytes = typeof data === "string" ? new TextEncoder().encode(data) : data;
-  const file = await Deno.open(tmp, { write: true, create: true, truncate: true });
+  // `mode` applies from creation: the temp file is never readable more widely.
+  const file = await Deno.open(tmp, {
+    write: true,
+    create: true,
+    truncate: true,
+    ...(options.mode === undefined ? {} : { mode: options.mode }),
+  });
   try {
     let off = 0;
     while (off < bytes.length) off += await file.write(bytes.subarray(off));

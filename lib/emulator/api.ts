@@ -6,6 +6,7 @@
 
 import type { Click } from "./clicks.ts";
 import type { EmuClock } from "./clock.ts";
+import type { Registrations } from "./registration.ts";
 import type { ClientConfig, EmuErrorRecord, Settings } from "./core.ts";
 import type { CardAction } from "./events.ts";
 import type { ChangeFeed, WaitOptions } from "./feed.ts";
@@ -110,6 +111,14 @@ export interface Emulator extends AsyncDisposable {
   readonly url: string;
   /** Bound port (0 for `createEmulator`). */
   readonly port: number;
+  /**
+   * `https://127.0.0.1:<port>` of the TLS listener when `startEmulator` got
+   * `tls`, else null. The same handler serves it; the node-sdk's app
+   * registration insists on https.
+   */
+  readonly tlsUrl: string | null;
+  /** One-click app registration (`/oauth/v1/app/registration`): scan, approve, deny, expire. */
+  readonly registrations: Registrations;
   /** Serves one request: Open API, `/callback/ws/endpoint`, `/ws/v2`, control plane. */
   handle(req: Request): Promise<Response>;
   readonly world: World;

@@ -11,8 +11,10 @@ import { userReacts } from "./actions.ts";
 import { clickCard } from "./clicks.ts";
 import type { Core } from "./core.ts";
 import { type EventEnv, pushMessageEvent } from "./events.ts";
+import { DEFAULT_IDS } from "./fixtures.ts";
 import { download, matchPath } from "./http/mod.ts";
 import { storeUserMessage, type UserMessageInput } from "./inbound.ts";
+import { type Registrations, registrationView } from "./registration.ts";
 import { WEB_ASSETS } from "./web/mod.ts";
 import type { CardResult, StoredMessage, Toast, World } from "./world.ts";
 
@@ -212,7 +214,7 @@ function stream(core: Core, closers: StreamClosers): Response {
 
 /** Handles `/`, `/web/…` and `/__emu/api/…`; undefined for other paths. */
 export async function handleControl(
-  env: EventEnv & { closers: StreamClosers },
+  env: EventEnv & { closers: StreamClosers; registrations: Registrations },
   req: Request,
   url: URL,
 ): Promise<Response | undefined> {
@@ -260,6 +262,24 @@ export async function handleControl(
       return reply({ event_id: r.eventId });
     }
     if (req.method === "POST" && path === "/__emu/api/click") return await click(env, body);
+    const regs = env.registrations;
+    if (req.method === "GET" && path === "/__emu/api/registrations") {
+      return reply({ items: regs.all.map((r) => registrationView(regs.find(r.deviceCode))) });
+    }
+    const scan = matchPath("/__emu/api/registrations/:verb", path);
+    if (req.method === "POST" && scan) {
+      const code = typeof body.code === "string" && body.code !== "" ? body.code : undefined;
+      if (scan.verb === "approve") {
+        // Whoever the page is acting as; Alice when nobody is named.
+        const user = typeof body.user_id === "string" && body.user_id !== ""
+          ? body.user_id
+          : DEFAULT_IDS.alice.openId;
+        const brand = body.tenant_brand === "lark" ? "lark" : undefined;
+        return reply(registrationView(regs.approve({ code, user, brand })));
+      }
+      if (scan.verb === "deny") return reply(registrationView(regs.deny(code)));
+      if (scan.verb === "expire") return reply(registrationView(regs.expire(code)));
+    }
     return reply({ error: `No control endpoint ${req.method} ${path}` }, 404);
   } catch (error) {
     return reply({ error: error instanceof Error ? error.message : String(error) }, 400);

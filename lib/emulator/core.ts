@@ -54,6 +54,14 @@ export const DEFAULT_LIMITS: Limits = Object.freeze({
   cardElements: 200,
 });
 
+/** Timing of one-click app registration; small values let tests poll back to back. */
+export interface RegistrationSettings {
+  /** `interval` answered by `begin`, seconds (fractions allowed; default 0.1). */
+  intervalSeconds: number;
+  /** `expires_in` answered by `begin`, seconds (default 600). */
+  expiresInSeconds: number;
+}
+
 /** Options for `createEmulator` / `startEmulator`. */
 export interface EmulatorOptions {
   /** Port for `startEmulator` (0 = any free port, the default). */
@@ -102,6 +110,8 @@ export interface EmulatorOptions {
    * those without an ACK). A click's `push.frameType` overrides it.
    */
   cardFrameType?: FrameType;
+  /** Timing of one-click app registration (`interval`, `expires_in`). */
+  registration?: Partial<RegistrationSettings>;
 }
 
 /** Settings that tests may change while the emulator runs. */

@@ -31,6 +31,7 @@ import {
   type UserMessageInput,
   userSends,
 } from "./inbound.ts";
+import { REGISTRATION_PATH, Registrations } from "./registration.ts";
 import { loopbackGuard } from "./same_origin.ts";
 import type { RequestRecord } from "./types.ts";
 import type { App, CardResult, Reaction, StoredMessage, World } from "./world.ts";
@@ -41,17 +42,20 @@ export type { Emulator, EventFilter, FaultControls, RequestFilter, WsControls } 
 class EmulatorImpl implements Emulator {
   url = "http://emulator.invalid";
   port = 0;
+  tlsUrl: string | null = null;
+  readonly registrations: Registrations;
   readonly #core: Core;
   readonly #hub: WsHub;
   readonly #faults: Faults;
   readonly #closers: StreamClosers = new Set();
-  #server?: Deno.HttpServer;
+  readonly #servers: Deno.HttpServer[] = [];
   #closed?: Promise<void>;
 
   constructor(options: EmulatorOptions) {
     this.#core = createCore(options);
     this.#hub = new WsHub(this.#core);
     this.#faults = new Faults(this.#core);
+    this.registrations = new Registrations(this.#core, options.registration);
     this.handle = this.handle.bind(this);
   }
 
@@ -61,9 +65,14 @@ class EmulatorImpl implements Emulator {
   }
 
   attach(server: Deno.HttpServer, port: number): void {
-    this.#server = server;
+    this.#servers.push(server);
     this.port = port;
     this.url = `http://127.0.0.1:${port}`;
+  }
+
+  attachTls(server: Deno.HttpServer, port: number): void {
+    this.#servers.push(server);
+    this.tlsUrl = `https://127.0.0.1:${port}`;
   }
 
   /** A signal that aborts when `signal` does or the emulator closes. */
@@ -92,7 +101,12 @@ class EmulatorImpl implements Emulator {
     const url = new URL(req.url);
     if (this.#core.closing.aborted) return new Response("emulator closed", { status: 503 });
     if (url.pathname === "/ws/v2") return this.#hub.upgrade(req, url);
-    const control = await handleControl({ ...this.#env, closers: this.#closers }, req, url);
+    if (url.pathname === REGISTRATION_PATH) return await this.registrations.handle(req, url);
+    const control = await handleControl(
+      { ...this.#env, closers: this.#closers, registrations: this.registrations },
+      req,
+      url,
+    );
     if (control) return control;
     return await handleApi({ ...this.#env, faults: this.#faults }, req, url);
   }
@@ -260,7 +274,7 @@ class EmulatorImpl implements Emulator {
       this.#hub.close();
       for (const close of [...this.#closers]) close();
       this.#core.clock.clearAll();
-      if (this.#server) await this.#server.shutdown();
+      await Promise.all(this.#servers.map((s) => s.shutdown()));
     })();
     return this.#closed;
   }
@@ -294,27 +308,50 @@ export function createEmulator(options: EmulatorOptions = {}): Emulator {
   return new EmulatorImpl(options);
 }
 
+/** A certificate and key (PEM) for the emulator's TLS listener. */
+export interface EmulatorTls {
+  cert: string;
+  key: string;
+  /** Port of the TLS listener (0 = any free port, the default). */
+  port?: number;
+}
+
 /**
  * Starts an emulator on 127.0.0.1 (`port` 0 by default picks a free port).
  * One port serves HTTP, the WS long connection and the control plane. Only
  * same-origin requests on the loopback host are served: a `Host` other than
  * `127.0.0.1:<port>` or `localhost:<port>`, or a foreign `Origin`, is refused
- * with 403 (see `same_origin.ts`).
+ * with 403 (see `same_origin.ts`). With `tls`, a second listener serves the
+ * same handler over https (`tlsUrl`; its long connection is `wss://`).
  */
-export async function startEmulator(options: EmulatorOptions = {}): Promise<Emulator> {
+export async function startEmulator(
+  options: EmulatorOptions & { tls?: EmulatorTls } = {},
+): Promise<Emulator> {
   const emu = new EmulatorImpl(options);
-  const ready = Promise.withResolvers<number>();
-  let port = 0;
-  const server = Deno.serve({
-    hostname: "127.0.0.1",
-    port: options.port ?? 0,
-    onListen: (addr) => ready.resolve(addr.port),
-    onError: (error) => {
-      emu.recordServerError(error);
-      return new Response(`emulator error: ${String(error)}`, { status: 500 });
-    },
-  }, (req) => loopbackGuard(req, port) ?? emu.handle(req));
-  port = await ready.promise;
-  emu.attach(server, port);
+  const listen = async (port: number, tls?: EmulatorTls) => {
+    const ready = Promise.withResolvers<number>();
+    let bound = 0;
+    const server = Deno.serve({
+      hostname: "127.0.0.1",
+      port,
+      ...(tls ? { cert: tls.cert, key: tls.key } : {}),
+      onListen: (addr) => ready.resolve(addr.port),
+      onError: (error) => {
+        emu.recordServerError(error);
+        return new Response(`emulator error: ${String(error)}`, { status: 500 });
+      },
+    }, (req) => loopbackGuard(req, bound, tls ? "https" : "http") ?? emu.handle(req));
+    bound = await ready.promise;
+    return { server, port: bound };
+  };
+  const plain = await listen(options.port ?? 0);
+  emu.attach(plain.server, plain.port);
+  if (options.tls) {
+    const secure = await listen(options.tls.port ?? 0, options.tls).catch(async (err) => {
+      await emu.close();
+      throw err;
+    });
+    emu.attachTls(secure.server, secure.port);
+  }
   return emu;
 }

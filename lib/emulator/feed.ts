@@ -23,6 +23,7 @@ export type ChangeKind =
   | "event.timed_out"
   | "card.result"
   | "ws.session"
+  | "registration.changed"
   | "error.recorded";
 
 /** One change notification (snake_case keys: it is also the SSE payload). */

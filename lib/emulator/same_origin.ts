@@ -35,14 +35,18 @@ function refuse(why: string): Response {
  * assert.equal(loopbackGuard(rebound, 8787)?.status, 403);
  * ```
  */
-export function loopbackGuard(req: Request, port: number): Response | undefined {
+export function loopbackGuard(
+  req: Request,
+  port: number,
+  scheme: "http" | "https" = "http",
+): Response | undefined {
   const host = (req.headers.get("host") ?? new URL(req.url).host).toLowerCase();
   if (!loopbackHosts(port).includes(host)) {
     return refuse(`Expected the Host header to be 127.0.0.1:${port} or localhost:${port}`);
   }
   const origin = req.headers.get("origin");
-  if (origin !== null && origin.toLowerCase() !== `http://${host}`) {
-    return refuse(`Expected the Origin header to be http://${host} when present`);
+  if (origin !== null && origin.toLowerCase() !== `${scheme}://${host}`) {
+    return refuse(`Expected the Origin header to be ${scheme}://${host} when present`);
   }
   if (req.headers.get("sec-fetch-site") === "cross-site") {
     return refuse("Expected a same-origin request but found a cross-site one");

@@ -11,6 +11,12 @@ export type { FeishuApi, FeishuMessage, ReceiveIdType } from "./api.ts";
 export { createFeishuApi } from "./client.ts";
 export { type AuthStatus, authSummary } from "./token_guard.ts";
 export {
+  ACCOUNTS_HOSTS,
+  type RegisteredApp,
+  registerFeishuApp,
+  RegistrationError,
+} from "./registration.ts";
+export {
   type LongConnection,
   type LongConnectionOptions,
   type LongConnectionStatus,

@@ -107,3 +107,29 @@ export function appCommand(app: App, options: { flags: string[]; args: string[] 
       return { command: app.entry, args: [...options.args] };
   }
 }
+
+/** The flags `serve` is started with before it confines itself (as `deno task start` has them). */
+const SERVE_FLAGS = ["--no-prompt", "--allow-read", "--allow-run", "--allow-env", "--allow-write"];
+
+/**
+ * The command an MCP client runs to start the bridge on one config and
+ * workdir: what the sandbox spawns and what `setup` prints to paste.
+ *
+ * @example
+ * ```ts
+ * import { serveCommand, sourceApp } from "./app.ts";
+ * const c = serveCommand(sourceApp("file:///repo/main.ts", "/usr/bin/deno"), {
+ *   configPath: "/c/feishu.json", workdir: "/agent",
+ * });
+ * if (c.args.slice(-5).join(" ") !== "serve --config /c/feishu.json --workdir /agent") throw new Error();
+ * ```
+ */
+export function serveCommand(
+  app: App,
+  target: { configPath: string; workdir: string },
+): AppCommand {
+  return appCommand(app, {
+    flags: SERVE_FLAGS,
+    args: ["serve", "--config", target.configPath, "--workdir", target.workdir],
+  });
+}

@@ -6,6 +6,6 @@
  * @module
  */
 
-export { type App, appCommand, bundleApp, sourceApp } from "./app.ts";
+export { type App, bundleApp, serveCommand, sourceApp } from "./app.ts";
 export { ensureConfined, fail } from "./confine.ts";
 export { confinedFlags, hostsFor } from "./permissions.ts";

@@ -22,6 +22,13 @@ export interface PermissionInputs {
   transcriber: string | null;
   /** HTTPS_PROXY / HTTP_PROXY, if set. */
   proxies: string[];
+  /**
+   * True when `NODE_EXTRA_CA_CERTS` names extra trusted CAs (a TLS-inspecting
+   * proxy, a private deployment): Deno's `node:tls`, which the node-sdk's
+   * REST and WebSocket clients use, then reads the default CA list through a
+   * `sys` permission check.
+   */
+  extraCaCerts?: boolean;
 }
 
 /** Hosts a Feishu domain setting needs (REST and the long connection). */
@@ -66,6 +73,8 @@ export function permissionFlags(i: PermissionInputs): string[] {
     "--allow-env",
   ];
   if (net.size) flags.push(`--allow-net=${[...net].join(",")}`);
+  // Deno names that check `sys` "ca", a name `--allow-sys=` does not accept: only the whole grant works.
+  if (i.extraCaCerts) flags.push("--allow-sys");
   // Spawning needs only the run grant; the transcriber reads its own files with its own rights.
   if (i.transcriber && single(i.transcriber)) flags.push(`--allow-run=${i.transcriber}`);
   return flags;
@@ -119,5 +128,6 @@ export function confinedFlags(i: {
     mediaRoots: peek.mediaRoots,
     transcriber: peek.transcriber,
     proxies: configuredProxies(proxyEnvOf(i.env)).map((u) => u.origin),
+    extraCaCerts: Boolean(i.env.NODE_EXTRA_CA_CERTS?.trim()),
   });
 }

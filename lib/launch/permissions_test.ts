@@ -36,6 +36,12 @@ Deno.test("permissionFlags() scopes reads, writes and the transcriber", () => {
   assert.ok(!f.some((x) => x === "--allow-all" || x === "-A"));
 });
 
+Deno.test("permissionFlags() grants sys only when NODE_EXTRA_CA_CERTS adds trusted CAs", () => {
+  assert.ok(!permissionFlags({ ...base, proxies: [] }).some((x) => x.startsWith("--allow-sys")));
+  const f = permissionFlags({ ...base, proxies: [], extraCaCerts: true });
+  assert.ok(f.includes("--allow-sys"));
+});
+
 Deno.test("permissionFlags() grants nothing for a media root, domain or program holding a comma", () => {
   const f = permissionFlags({
     ...base,

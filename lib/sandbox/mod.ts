@@ -7,7 +7,7 @@
 
 import { join } from "node:path";
 import type { LaunchOptions } from "../config/mod.ts";
-import { type App, appCommand } from "../launch/mod.ts";
+import { type App, serveCommand } from "../launch/mod.ts";
 import { DEFAULT_IDS, startEmulator } from "../emulator/mod.ts";
 import { Client, StdioClientTransport } from "../mcp/client.ts";
 import { answer, type ChannelPush, toolCaller } from "./demo_agent.ts";
@@ -50,10 +50,7 @@ export async function runSandbox(launch: LaunchOptions, app: App): Promise<void>
       2,
     ) + "\n",
   );
-  const bridge = appCommand(app, {
-    flags: ["--no-prompt", "--allow-read", "--allow-run", "--allow-env", "--allow-write"],
-    args: ["serve", "--config", configPath, "--workdir", workdir],
-  });
+  const bridge = serveCommand(app, { configPath, workdir });
   const noAgent = Deno.env.get("FEISHU_SANDBOX_NO_AGENT") === "1";
   say(`\nFeishu emulator + web chat: ${emu.url}/`);
   say(`Workdir: ${workdir}`);

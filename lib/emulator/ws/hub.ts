@@ -87,7 +87,9 @@ export class WsHub {
     const deviceId = `7000000000000${String(ids.count("device")).padStart(6, "0")}`;
     const accessKey = ids.next("ak_emu_");
     this.#tickets.set(ticket, app.appId);
-    const wsUrl = `ws://${url.host}/ws/v2?fpid=493&aid=552564&device_id=${deviceId}` +
+    // Discovered over https (the TLS listener), the long connection is wss too.
+    const scheme = url.protocol === "https:" ? "wss" : "ws";
+    const wsUrl = `${scheme}://${url.host}/ws/v2?fpid=493&aid=552564&device_id=${deviceId}` +
       `&access_key=${accessKey}&service_id=${this.#core.settings.serviceId}&ticket=${ticket}`;
     return reply(0, "ok", { URL: wsUrl, ClientConfig: { ...this.#core.settings.clientConfig } });
   }

@@ -87,3 +87,25 @@ export interface ClickAnswer {
 export function clickCard(input: ClickInput): Promise<ClickAnswer> {
   return call("/__emu/api/click", input);
 }
+
+/** One registration as the control plane lists it. */
+export interface PageRegistration {
+  device_code: string;
+  user_code: string;
+  status: "pending" | "approved" | "denied" | "expired" | "issued";
+  app_id: string | null;
+  approved_by: string | null;
+}
+
+/** Every registration, oldest first. */
+export async function fetchRegistrations(): Promise<PageRegistration[]> {
+  return (await call<{ items: PageRegistration[] }>("/__emu/api/registrations")).items;
+}
+
+/** A user approves or denies a registration. */
+export function answerRegistration(
+  verb: "approve" | "deny",
+  input: { code: string; user_id: string },
+): Promise<PageRegistration> {
+  return call(`/__emu/api/registrations/${verb}`, input);
+}

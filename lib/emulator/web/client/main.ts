@@ -4,7 +4,8 @@
  * change stream triggers a refetch; unchanged entries keep their DOM), send
  * text, images and files, reply and reply in threads, react, and use cards
  * (buttons, forms, menus and inputs send a real `card.action.trigger` to the
- * bot; its toast shows and a replacement card re-renders; see `cards.ts`).
+ * bot; its toast shows and a replacement card re-renders; see `cards.ts`),
+ * and approve or deny an app registration as the chosen user (`registrations.ts`).
  * Bundled into `_app_bundle.js` by `build.ts`.
  * @module
  */
@@ -23,6 +24,7 @@ import { fetchMessages, fetchState, react } from "./api.ts";
 import { type CardPage, onCardButton, setupCardFields } from "./cards.ts";
 import { setupComposer } from "./composer.ts";
 import { byId } from "./dom.ts";
+import { renderRegistrations, setupRegistrations } from "./registrations.ts";
 import { renderSidebar } from "./sidebar.ts";
 import { patchTimeline, resetTimeline } from "./timeline_view.ts";
 import { showToast } from "./toast.ts";
@@ -148,11 +150,17 @@ async function load(): Promise<void> {
     list: byId("chat-list"),
   });
   renderHeader();
+  await showRegistrations();
   view.messages = view.chatId ? await fetchMessages(view.chatId) : [];
   renderTimeline();
   renderReplyBar();
   saveHash();
   document.body.dataset.ready = "true";
+}
+
+function showRegistrations(): Promise<void> {
+  const name = view.state?.users.find((u) => u.open_id === view.viewer)?.name ?? "";
+  return renderRegistrations(byId("registrations"), name);
 }
 
 function openChat(chatId: string): void {
@@ -203,6 +211,7 @@ timeline.addEventListener("click", (e) => {
   else if (button.dataset.act) void onAction(button, owner);
 });
 setupCardFields(timeline, cardPage);
+setupRegistrations(byId("registrations"), () => view.viewer);
 
 byId("chat-list").addEventListener("click", (e) => {
   const item = (e.target as Element).closest<HTMLElement>("[data-chat-id]");
@@ -250,6 +259,7 @@ function connect(): void {
   source.addEventListener("change", (e) => {
     const change = JSON.parse((e as MessageEvent).data) as { kind: string; chat_id?: string };
     if (change.kind === "chat.updated" || change.chat_id === view.chatId) void refresh();
+    else if (change.kind === "registration.changed") void showRegistrations();
   });
 }
 
