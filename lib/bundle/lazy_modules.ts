@@ -14,4 +14,5 @@ export const LAZY_LOADERS: Readonly<Record<LazyModule, () => Promise<unknown>>> 
   sandbox: () => import("../sandbox/mod.ts"),
   canary: () => import("../canary/mod.ts"),
   doctor: () => import("../doctor/mod.ts"),
+  setup: () => import("../setup/mod.ts"),
 };

@@ -59,7 +59,10 @@ export async function runCli(app: App): Promise<void> {
       return Deno.exit(await runDoctor(launch));
     }
     case "setup": {
-      const { runSetup } = await import("../setup/mod.ts");
+      const { runSetup } = await loadLazy<typeof import("../setup/mod.ts")>(
+        "setup",
+        new URL("../setup/mod.ts", import.meta.url),
+      );
       return Deno.exit(await runSetup(launch, app));
     }
     case "serve": {

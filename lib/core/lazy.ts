@@ -15,7 +15,7 @@
  */
 
 /** Every module loaded this way. */
-export const LAZY_MODULES = ["service", "start", "sandbox", "canary", "doctor"] as const;
+export const LAZY_MODULES = ["service", "start", "sandbox", "canary", "doctor", "setup"] as const;
 
 /** One of {@link LAZY_MODULES}. */
 export type LazyModule = typeof LAZY_MODULES[number];
