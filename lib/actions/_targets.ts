@@ -53,6 +53,12 @@ export function parseMessageRef(messageId: string, field = "message_id"): Compou
  * else a Feishu id. `INVALID_ARGUMENT` naming `receive_id` otherwise.
  */
 export function checkReceiveId(receiveId: string, receiveIdType: string): void {
+  if (receiveId === EVENTS_CHAT_ID) {
+    throw invalid(
+      `receive_id '${EVENTS_CHAT_ID}' is the reserved conversation of channel events: it can be ` +
+        "read, not sent to",
+    );
+  }
   if (receiveIdType === "email") requireEmail("receive_id", receiveId);
   else requireFeishuId("receive_id", receiveId);
 }
@@ -79,9 +85,30 @@ export function checkContentIds(content: unknown): void {
   }
 }
 
-/** Refuses a stored record that is an event or card-action record. */
+/**
+ * Refuses a stored record that is an event or card-action record, and the
+ * bridge's own cards: a resident Task Card (the bridge edits, moves and
+ * deletes it; an agent's edit would be overwritten or, worse, delete the card
+ * a chat relies on) and a local command's control card.
+ */
 export function requireMessageRecord(stored: StoredRecord | null, messageId: string): void {
   if (stored === null) return;
+  const own = stored.kind === "sent"
+    ? stored.record as { task_card?: boolean; local_command?: boolean }
+    : {};
+  if (own.task_card === true) {
+    throw invalid(
+      `'${messageId}' is the chat's resident Task Card, which the bridge keeps: it cannot be ` +
+        "replied to, reacted to, edited or deleted. To answer someone who replied to it, reply " +
+        "to their message or send to the chat",
+    );
+  }
+  if (own.local_command === true) {
+    throw invalid(
+      `'${messageId}' is a control card answering a local command, which the bridge keeps: it ` +
+        "cannot be replied to, reacted to, edited or deleted",
+    );
+  }
   if (
     stored.kind === "event" || stored.kind === "card_action" ||
     ("synthetic" in stored.record && stored.record.synthetic === true)

@@ -7,7 +7,7 @@
 
 import { BridgeError, requireFeishuId } from "../core/mod.ts";
 import type { ReactInput } from "../mcp/family/mod.ts";
-import { parseMessageRef } from "./_targets.ts";
+import { parseMessageRef, requireMessageRecord } from "./_targets.ts";
 import { type ActionContext, resolveAccount } from "./context.ts";
 
 /** Runs `react`. */
@@ -17,6 +17,10 @@ export async function react(
 ): Promise<Record<string, unknown>> {
   const ref = parseMessageRef(input.message_id);
   const account = resolveAccount(ctx, ref.alias);
+  requireMessageRecord(
+    ctx.store.records.findByMessageId(account.alias, input.message_id),
+    input.message_id,
+  );
   const target = { chatId: ref.chatId, messageId: ref.messageId };
   if (input.operation === "add") {
     if (!input.emoji_type) {

@@ -106,6 +106,12 @@ export interface ReplyParent {
   text?: string;
   /** Why the parent could not be read (bounded). */
   error?: string;
+  /**
+   * The parent is one of the bridge's own cards: the chat's resident Task
+   * Card, or a local command's control card. Neither can be acted on.
+   */
+  task_card?: true;
+  local_command?: true;
 }
 
 /** The inbound message record as this project stores it. */

@@ -203,6 +203,9 @@ export async function fillReplyParent(
     record.reply_to_message = parentPreview(id, "store", stored.record, {
       sentByUs: { appId: ctx.appId },
     });
+    // Said outright: the id is the bridge's own card, which no action may touch.
+    if (stored.record.task_card === true) record.reply_to_message.task_card = true;
+    if (stored.record.local_command === true) record.reply_to_message.local_command = true;
     return;
   }
   const remembered = ctx.parents.get(id);
