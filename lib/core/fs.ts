@@ -7,7 +7,8 @@
 import { dirname, join } from "node:path";
 
 /**
- * Writes `data` to `path` atomically, creating the parent folder.
+ * Writes `data` to `path` atomically, creating the parent folder; with
+ * `mode`, the file has exactly those permission bits.
  *
  * @example
  * ```ts
@@ -21,7 +22,7 @@ import { dirname, join } from "node:path";
 export async function writeFileAtomic(
   path: string,
   data: string | Uint8Array,
-  options: { tmpSuffix?: string } = {},
+  options: { tmpSuffix?: string; mode?: number } = {},
 ): Promise<void> {
   const dir = dirname(path);
   await Deno.mkdir(dir, { recursive: true });
@@ -31,7 +32,14 @@ export async function writeFileAtomic(
     options.tmpSuffix ? `${base}${options.tmpSuffix}` : `.${base}.${crypto.randomUUID()}.tmp`,
   );
   const bytes = typeof data === "string" ? new TextEncoder().encode(data) : data;
-  const file = await Deno.open(tmp, { write: true, create: true, truncate: true });
+  // The mode is set on the temp file, so the renamed file never exists with looser rights.
+  const file = await Deno.open(tmp, {
+    write: true,
+    create: true,
+    truncate: true,
+    mode: options.mode,
+  });
+  if (options.mode !== undefined) await Deno.chmod(tmp, options.mode); // past the umask
   try {
     let off = 0;
     while (off < bytes.length) off += await file.write(bytes.subarray(off));
