@@ -7,6 +7,7 @@
 
 import { BridgeError, requireFeishuId } from "../core/mod.ts";
 import type { ReactInput } from "../mcp/family/mod.ts";
+import { gateMessage } from "./_gate.ts";
 import { parseMessageRef } from "./_targets.ts";
 import { type ActionContext, resolveAccount } from "./context.ts";
 
@@ -17,6 +18,7 @@ export async function react(
 ): Promise<Record<string, unknown>> {
   const ref = parseMessageRef(input.message_id);
   const account = resolveAccount(ctx, ref.alias);
+  gateMessage(ctx, account, input.message_id);
   const target = { chatId: ref.chatId, messageId: ref.messageId };
   if (input.operation === "add") {
     if (!input.emoji_type) {
