@@ -257,3 +257,38 @@ Deno.test('access.outbound "admitted": a send to a never-seen open_id is TARGET_
     await bridge.close();
   }
 });
+
+Deno.test('access.outbound "admitted": reply and react follow the chat of their message', async () => {
+  await using emu = await startEmulator();
+  // Open DMs: Bob reaches the agent, but he is not admitted, so the agent cannot answer him.
+  const bridge = await start(emu, undefined, {
+    owners: [D.alice.openId],
+    access: { dm: "open", outbound: "admitted" },
+  });
+  try {
+    await emu.ws.whenReady();
+    emu.userSends({ user: D.bob.openId, chat: D.bobP2p, text: "hello from bob" });
+    emu.userSends({ user: D.alice.openId, chat: D.aliceP2p, text: "hello from alice" });
+    const pushes = await bridge.channel.atLeast(2);
+    const idOf = (text: string) => pushes.find((p) => p.content === text)!.meta.message_id!;
+    // Presence reactions (OK, Typing) go out on their own; only replies are counted.
+    const writes = () =>
+      emu.requests({ path: /^\/open-apis\/im\/v1\/messages\/[^/]+\/reply$/ }).length;
+    const before = writes();
+    const reply = await bridge.call("reply", { message_id: idOf("hello from bob"), text: "hi" });
+    assert.equal(reply.error_code, "TARGET_NOT_ALLOWED", JSON.stringify(reply));
+    const react = await bridge.call("react", {
+      message_id: idOf("hello from bob"),
+      operation: "add",
+      emoji_type: "THUMBSUP",
+    });
+    assert.equal(react.error_code, "TARGET_NOT_ALLOWED", JSON.stringify(react));
+    assert.equal(writes(), before);
+    const bobMessage = idOf("hello from bob").split(":").at(-1)!;
+    assert.ok(!emu.reactions(bobMessage).some((r) => r.emojiType === "THUMBSUP"));
+    const ok = await bridge.call("reply", { message_id: idOf("hello from alice"), text: "hi" });
+    assert.equal(ok.status, "sent", JSON.stringify(ok));
+  } finally {
+    await bridge.close();
+  }
+});

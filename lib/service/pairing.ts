@@ -58,7 +58,10 @@ function approvers(account: Account): readonly string[] {
 export function createPairing(options: PairingOptions): Pairing {
   const { book, commands, store, log } = options;
 
-  /** Sends `card` once under `key`; false when it could not be sent (logged). */
+  /**
+   * Sends `card` once under `key` (recorded hidden when `record`); a failure is
+   * logged and not retried, like a command's answer.
+   */
   async function once(
     account: Account,
     key: string,
