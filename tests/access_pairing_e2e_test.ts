@@ -94,6 +94,11 @@ Deno.test("pairing: a stranger's DM gets a code and wakes nothing; the owner's /
     const access = join(workdir, "feishu", "access.json");
     assert.equal((await Deno.stat(access)).mode! & 0o777, 0o600);
     assert.ok((await Deno.readTextFile(access)).includes(D.bob.openId));
+    assert.deepEqual((await bridge.account()).access, {
+      dm: "pairing",
+      outbound: "any",
+      admitted_count: 2,
+    });
 
     emu.userSends({ user: D.bob.openId, chat: D.bobP2p, text: "thanks, here I am" });
     const pushes = await bridge.channel.atLeast(2);
