@@ -83,7 +83,9 @@ export function createPairing(options: PairingOptions): Pairing {
       if (record) options.conversation.record(account.alias, { kind: "sent", record: sent.record });
       ledger.finish(key, sent.message.messageId);
     } catch (err) {
-      log.warn("pairing card not sent", { account: account.alias, key, error: String(err) });
+      // The key's kind only: the rest holds the code, which stays out of the log.
+      const kind = key.split(":")[0];
+      log.warn("pairing card not sent", { account: account.alias, kind, error: String(err) });
       ledger.finish(key, null);
     }
   }
