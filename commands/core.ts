@@ -27,6 +27,12 @@ import {
   systemCard,
   taskcardCard,
 } from "./render.ts";
+import {
+  accessAnswerCard,
+  pairingCodeCard,
+  pairingRequestCard,
+  pairingWelcomeCard,
+} from "./pairing.ts";
 import { sendSignal } from "./signals.ts";
 import { applyTaskcard, fileTaskcardStore } from "./taskcard.ts";
 import type { AgentProfile, CommandOrigin, LocalCommands, LocalCommandsOptions } from "./types.ts";
@@ -83,7 +89,12 @@ export function createLocalCommands(options: LocalCommandsOptions): LocalCommand
         } catch (err) {
           warn("bridge health unavailable", { error: String(err) });
         }
-        return statusCard(m, await collectKanbanData(workdir, now, false), health);
+        return statusCard(
+          m,
+          await collectKanbanData(workdir, now, false),
+          health,
+          origin.paired,
+        );
       }
       case "kanban":
         return kanbanCard(
@@ -108,6 +119,10 @@ export function createLocalCommands(options: LocalCommandsOptions): LocalCommand
         return await signal(m, cmd.command);
       case "refresh":
         return await signal(m, "refresh");
+      case "pair":
+      case "unpair":
+        // The host's access book decided; without one, the command is unavailable.
+        return origin.access ? accessAnswerCard(m, origin.access) : fallbackCard(m, cmd.command);
     }
   };
 
@@ -133,6 +148,17 @@ export function createLocalCommands(options: LocalCommandsOptions): LocalCommand
     },
     claim: claimer,
     profile,
+    async pairingCard(view) {
+      let m: CardView;
+      try {
+        m = await language();
+      } catch {
+        m = { ...messagesFor(null), redact };
+      }
+      if (view.kind === "code") return pairingCodeCard(m, view.code);
+      if (view.kind === "request") return pairingRequestCard(m, view.person, view.code);
+      return pairingWelcomeCard(m);
+    },
     async taskcardPreference() {
       try {
         return await store.load();

@@ -41,6 +41,8 @@ Deno.test("/help: catalog in order, buttons for every other command, zh title", 
       "/status",
       "/system",
       "/brief",
+      "/pair",
+      "/unpair",
     ],
   );
   deepEqual(en.buttons.map((b) => b.command), [

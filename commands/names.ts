@@ -1,5 +1,5 @@
 /**
- * The nine local slash commands, in catalog order. Answered inside the
+ * The eleven local slash commands, in catalog order. Answered inside the
  * server without calling the model; a control card's buttons name them too.
  * @module
  */
@@ -15,7 +15,7 @@ export type LocalCommand = typeof LOCAL_COMMANDS[number];
 const NAMES: ReadonlySet<string> = new Set(LOCAL_COMMANDS);
 
 /**
- * Whether `name` is one of the nine local commands.
+ * Whether `name` is one of the eleven local commands.
  *
  * @example
  * ```ts

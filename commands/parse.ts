@@ -42,5 +42,5 @@ export function parseCommand(text: string): ParsedCommand | null {
 /** The catalog `/help` lists: the default commands, then the hidden ones. */
 export const CATALOG: { default: readonly LocalCommand[]; hidden: readonly LocalCommand[] } = {
   default: ["help", "kanban", "taskcard", "refresh", "sleep", "clear"],
-  hidden: ["status", "system", "brief"],
+  hidden: ["status", "system", "brief", "pair", "unpair"],
 };

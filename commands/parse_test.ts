@@ -22,5 +22,5 @@ Deno.test("parseCommand() ignores non-commands and unknown names", () => {
 
 Deno.test("the catalog lists the default commands, then the hidden ones", () => {
   deepEqual(CATALOG.default, ["help", "kanban", "taskcard", "refresh", "sleep", "clear"]);
-  deepEqual(CATALOG.hidden, ["status", "system", "brief"]);
+  deepEqual(CATALOG.hidden, ["status", "system", "brief", "pair", "unpair"]);
 });

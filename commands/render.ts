@@ -7,8 +7,8 @@
  * @module
  */
 
-import { type ControlButton, controlCard, type Messages } from "../cards/mod.ts";
-import { redactText } from "../lib/core/mod.ts";
+import type { Messages } from "../cards/mod.ts";
+import { button, card, type CardView } from "./card.ts";
 import type { KanbanData } from "./data.ts";
 import type { BriefResult, SystemResult } from "./docs.ts";
 import { kanbanBody, LAYERS, statusBody } from "./kanban.ts";
@@ -17,35 +17,15 @@ import { CATALOG } from "./parse.ts";
 import { cutCodePoints, safe } from "./read.ts";
 import type { SignalResult } from "./signals.ts";
 import type { TaskcardResult } from "./taskcard.ts";
-import type { BridgeHealth } from "./types.ts";
+import { pairedLines } from "./pairing.ts";
+import type { BridgeHealth, PersonView } from "./types.ts";
 
 /** Code points shown of one document or of the briefing. */
 export const CONTENT_LIMIT = 8000;
 
 type Card = Record<string, unknown>;
 
-/** A language table plus who the cards speak for and how secrets are removed. */
-export interface CardView extends Messages {
-  /** The agent's name for the header (`<brand> · <title>`); none: the title alone. */
-  brand?: string | null;
-  /** The server's redactor (card style); default: no registered secrets. */
-  redact?: (text: string) => string;
-}
-
-function button(m: Messages, command: LocalCommand, argument = "", label?: string): ControlButton {
-  return { label: label ?? m.text[command], command, argument };
-}
-
-function card(m: CardView, title: LocalCommand, body: string, buttons: ControlButton[]): Card {
-  const redact = m.redact ?? redactText;
-  return controlCard({
-    title: m.text[title],
-    brand: m.brand ?? null,
-    body: redact(body),
-    buttons: buttons.map((b) => ({ ...b, label: redact(b.label) })),
-    truncatedNotice: m.text.truncated,
-  });
-}
+export type { CardView };
 
 function capped(m: Messages, text: string, cutBefore = false): string {
   // Cut the text, then escape it: a cut never splits a character reference.
@@ -101,10 +81,18 @@ function healthLines(h: BridgeHealth): string[] {
   return lines;
 }
 
-/** `/status`: the agent summary, then the bridge's health when known. */
-export function statusCard(m: CardView, d: KanbanData | null, health?: BridgeHealth): Card {
+/** `/status`: the agent summary, the bridge's health when known, and who is paired. */
+export function statusCard(
+  m: CardView,
+  d: KanbanData | null,
+  health?: BridgeHealth,
+  paired?: readonly PersonView[],
+): Card {
   const body = d ? statusBody(d, m) : m.text.unavailable;
-  const extra = health ? healthLines(health).join("\n") : "";
+  const extra = [
+    ...(health ? healthLines(health) : []),
+    ...(paired ? pairedLines(m, paired) : []),
+  ].join("\n");
   return card(m, "status", body + (extra ? `\n${extra}` : ""), [
     button(m, "kanban"),
     button(m, "help"),

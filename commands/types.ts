@@ -49,10 +49,25 @@ export interface AgentProfile {
   timeZone: string | null;
 }
 
+/** A person as cards show them. */
+export interface PersonView {
+  openId: string;
+  name: string | null;
+}
+
+/** What the host's access book did for `/pair` or `/unpair` (the command only shows it). */
+export type AccessAnswer =
+  | { kind: "approved" | "denied" | "unpaired" | "not_paired"; who: PersonView }
+  | { kind: "unknown" | "pair_usage" | "unpair_usage" };
+
 /** How a command came: typed in a message, or a control card's button. */
 export interface CommandOrigin {
   /** True for a button; `/clear` and `/sleep` run only from their confirm button. */
   clicked: boolean;
+  /** `/pair`, `/unpair`: what the access book did (absent: pairing is not available). */
+  access?: AccessAnswer;
+  /** `/status`: the account's paired people (absent: not listed). */
+  paired?: readonly PersonView[];
 }
 
 /** Why a control command was refused (see `controlRight` in lib/account). */
@@ -82,4 +97,12 @@ export interface LocalCommands {
   taskcardPreference(): Promise<{ enabled: boolean; normalRows: number }>;
   /** The agent's language, name and time zone, read from its files now; never throws. */
   profile(): Promise<AgentProfile>;
+  /** A pairing card in the agent's language (see `pairing.ts`); never throws. */
+  pairingCard(view: PairingCardView): Promise<Record<string, unknown>>;
 }
+
+/** Which pairing card to build. */
+export type PairingCardView =
+  | { kind: "code"; code: string }
+  | { kind: "request"; person: PersonView; code: string }
+  | { kind: "welcome" };

@@ -5,7 +5,7 @@
  * @module
  */
 
-/** The nine local command names, in catalog order (the commands folder takes them from here). */
+/** The eleven local command names, in catalog order (the commands folder takes them from here). */
 export const COMMAND_NAMES = [
   "help",
   "status",
@@ -16,6 +16,8 @@ export const COMMAND_NAMES = [
   "sleep",
   "clear",
   "taskcard",
+  "pair",
+  "unpair",
 ] as const;
 
 /** The kanban's layer keys, in order (layer n at index n-1). */
@@ -59,13 +61,27 @@ export const MESSAGE_KEYS = [
   "not_owner",
   "no_owner",
   "your_open_id",
+  "pair_code",
+  "pair_request",
+  "approve",
+  "deny",
+  "pair_approved",
+  "pair_denied",
+  "pair_unknown",
+  "pair_usage",
+  "pair_welcome",
+  "unpaired",
+  "not_paired",
+  "unpair_usage",
+  "paired_list",
+  "nobody",
   ...LAYER_KEYS,
 ] as const;
 
 /** One interface text key. */
 export type MessageKey = typeof MESSAGE_KEYS[number];
 
-/** Command names that have a catalog description (the nine local commands). */
+/** Command names that have a catalog description (the eleven local commands). */
 export const DESCRIBED_COMMANDS = [
   "help",
   "kanban",
@@ -76,6 +92,8 @@ export const DESCRIBED_COMMANDS = [
   "status",
   "system",
   "brief",
+  "pair",
+  "unpair",
 ] as const;
 
 /** One described command name. */

@@ -9,6 +9,7 @@
  * @module
  */
 
+import { admittedSet, type PairedLookup } from "../access/mod.ts";
 import type { AccessRules, ResolvedAccount } from "../config/mod.ts";
 import type { ApiCallCounter, Clock, Logger } from "../core/mod.ts";
 import {
@@ -59,6 +60,10 @@ export interface Account {
   readonly owners: readonly string[];
   /** Who may DM the bot and where `send` may go (`access` in the config). */
   readonly access: AccessRules;
+  /** Whether `openId` is admitted: an owner, an allowed user or paired. */
+  admits(openId: string): boolean;
+  /** Every admitted open_id (owners, allowed users, paired people). */
+  admittedIds(): string[];
   readonly api: FeishuApi;
   readonly outbox: Outbox;
   readonly identity: AccountIdentity;
@@ -88,6 +93,8 @@ export interface AccountDeps {
   quota?: AccountQuota;
   /** Sees every status change of the long connection (the health snapshot). */
   onConnectionStatus?: (alias: string, status: LongConnectionStatus) => void;
+  /** Who is paired (the access book); absent = nobody. */
+  paired?: PairedLookup;
 }
 
 /**
@@ -157,11 +164,19 @@ export function createAccount(config: ResolvedAccount, deps: AccountDeps): Accou
   };
 
   let connection: LongConnection | null = null;
+  const owners = config.owners ?? [];
+  const admitted = () =>
+    admittedSet(owners, config.allowedUsers, deps.paired?.pairedIds(alias) ?? []);
   return {
     alias,
     appId: config.appId,
     allowedUsers: config.allowedUsers,
-    owners: config.owners ?? [],
+    owners,
+    admits: (openId) =>
+      openId !== "" &&
+      (owners.includes(openId) || (config.allowedUsers ?? []).includes(openId) ||
+        (deps.paired?.isPaired(alias, openId) ?? false)),
+    admittedIds: () => [...admitted()],
     access: config.access ?? {
       dm: config.allowedUsers ? "allowlist" : "open",
       outbound: "any",

@@ -25,6 +25,7 @@ import {
 } from "../outbound/mod.ts";
 import type { StoredRecord } from "../store/mod.ts";
 import { withWarnings } from "./_outgoing.ts";
+import { gateMessage } from "./_gate.ts";
 import { parseMessageRef, requireMessageRecord } from "./_targets.ts";
 import { type ActionContext, resolveAccount } from "./context.ts";
 
@@ -43,6 +44,7 @@ function resolveTarget(ctx: ActionContext, messageId: string): Target {
   const account = resolveAccount(ctx, ref.alias);
   const stored = ctx.store.records.findByMessageId(account.alias, messageId);
   requireMessageRecord(stored, messageId);
+  gateMessage(ctx, account, messageId);
   const { messageId: reported, group } = resolveChunkGroup(messageId, stored?.record);
   return { account, stored, messageId: reported, group };
 }

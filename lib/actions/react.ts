@@ -7,6 +7,7 @@
 
 import { BridgeError, requireFeishuId } from "../core/mod.ts";
 import type { ReactInput } from "../mcp/family/mod.ts";
+import { gateMessage } from "./_gate.ts";
 import { parseMessageRef, requireMessageRecord } from "./_targets.ts";
 import { type ActionContext, resolveAccount } from "./context.ts";
 
@@ -21,6 +22,7 @@ export async function react(
     ctx.store.records.findByMessageId(account.alias, input.message_id),
     input.message_id,
   );
+  gateMessage(ctx, account, input.message_id);
   const target = { chatId: ref.chatId, messageId: ref.messageId };
   if (input.operation === "add") {
     if (!input.emoji_type) {

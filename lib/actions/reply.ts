@@ -12,6 +12,7 @@ import type { ReplyInput } from "../mcp/family/mod.ts";
 import { sendMessage } from "../outbound/mod.ts";
 import { markDone, stopTyping } from "../presence/mod.ts";
 import { persistSent, sendContext, withWarnings } from "./_outgoing.ts";
+import { gateMessage } from "./_gate.ts";
 import { checkContentIds, parseMessageRef, requireMessageRecord } from "./_targets.ts";
 import { type ActionContext, resolveAccount } from "./context.ts";
 
@@ -24,6 +25,7 @@ export async function reply(
   if (!targetId) throw new BridgeError("INVALID_ARGUMENT", "message_id is required");
   const target = parseMessageRef(targetId);
   const account = resolveAccount(ctx, target.alias);
+  gateMessage(ctx, account, targetId);
   const stored = ctx.store.records.findByMessageId(account.alias, targetId);
   const storedThread = typeof stored?.record.thread_id === "string" && stored.record.thread_id
     ? stored.record.thread_id

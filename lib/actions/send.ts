@@ -10,6 +10,7 @@ import type { ReceiveIdType } from "../feishu/mod.ts";
 import type { SendInput } from "../mcp/family/mod.ts";
 import { sendMessage } from "../outbound/mod.ts";
 import { stopTyping, stopTypingByTarget } from "../presence/mod.ts";
+import { gateSend } from "./_gate.ts";
 import { persistSent, sendContext, withWarnings } from "./_outgoing.ts";
 import { checkContentIds, checkReceiveId } from "./_targets.ts";
 import { type ActionContext, resolveAccount } from "./context.ts";
@@ -21,6 +22,7 @@ export async function send(ctx: ActionContext, input: SendInput): Promise<Record
   if (!receiveId) throw new BridgeError("INVALID_ARGUMENT", "receive_id is required");
   const receiveIdType: ReceiveIdType = input.receive_id_type ?? "open_id";
   checkReceiveId(receiveId, receiveIdType);
+  gateSend(ctx, account, receiveId, receiveIdType);
   const out = await sendMessage(sendContext(ctx), {
     sender: account,
     target: { kind: "create", receiveId, receiveIdType },

@@ -111,11 +111,15 @@ function toast(type: "info" | "success" | "warning" | "error", content: string) 
   return { toast: { type, content } };
 }
 
-/** Whether an actor may use the account's cards (everyone when `allowed_users` is unset). */
+/**
+ * Whether an actor may use the account's cards: everyone when the account
+ * admits everyone (no `allowed_users`, `access.dm` open); else the admitted
+ * (owners, allowed users, paired people).
+ */
 function allowed(account: Account, openId: string): boolean {
   if (openId === "") return false;
-  const list = account.allowedUsers ?? [];
-  return list.length === 0 || list.includes(openId);
+  const restricted = (account.allowedUsers ?? []).length > 0 || account.access.dm !== "open";
+  return !restricted || account.admits(openId);
 }
 
 /** A callback whose ids are safe to store and address (Feishu ids only). */
@@ -308,7 +312,10 @@ export function createCardCallbacks(options: CardCallbackOptions): CardCallbacks
         count(account.alias).votes++;
         return options.votes!.click(account, placed, kind.vote);
       }
-      if (!allowed(account, placed.operator.open_id)) {
+      // An owner-only control button answers for itself (the not-owner toast): owners are
+      // always admitted, so this lets no one else do anything.
+      const ownersOnly = kind.kind === "control" && kind.request.command !== "help";
+      if (!ownersOnly && !allowed(account, placed.operator.open_id)) {
         count(account.alias).refused++;
         return toast("error", "You are not allowed to use this card.");
       }

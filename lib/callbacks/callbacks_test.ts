@@ -15,6 +15,8 @@ const account = {
   alias: "main",
   allowedUsers: null,
   owners: [],
+  access: { dm: "open", outbound: "any" },
+  admits: () => false,
   names: { resolve: () => Promise.resolve(null), known: () => null },
 } as unknown as Account;
 

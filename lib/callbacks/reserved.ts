@@ -3,7 +3,7 @@
  * their exact shape (anything else is the agent's business callback):
  *
  * - `{"lingtai_control": {"version": 1, "command": C, "argument": A}}` — a
- *   control card's button: C one of the nine local commands, A a string of at
+ *   control card's button: C one of the eleven local commands, A a string of at
  *   most 256 characters;
  * - `{"feishu_mcp_permission": {"version": 1, "request_id": R, "behavior": B}}`
  *   — an approval card's Allow or Deny: R five letters a–z without `l`, B

@@ -7,8 +7,8 @@
 import { dirname, join } from "node:path";
 
 /**
- * Writes `data` to `path` atomically, creating the parent folder; `mode`
- * (e.g. `0o600`) sets the new file's permission bits.
+ * Writes `data` to `path` atomically, creating the parent folder; with
+ * `mode`, the file has exactly those permission bits.
  *
  * @example
  * ```ts
@@ -32,13 +32,14 @@ export async function writeFileAtomic(
     options.tmpSuffix ? `${base}${options.tmpSuffix}` : `.${base}.${crypto.randomUUID()}.tmp`,
   );
   const bytes = typeof data === "string" ? new TextEncoder().encode(data) : data;
-  // `mode` applies from creation: the temp file is never readable more widely.
+  // The mode is set on the temp file, so the renamed file never exists with looser rights.
   const file = await Deno.open(tmp, {
     write: true,
     create: true,
     truncate: true,
-    ...(options.mode === undefined ? {} : { mode: options.mode }),
+    mode: options.mode,
   });
+  if (options.mode !== undefined) await Deno.chmod(tmp, options.mode); // past the umask
   try {
     let off = 0;
     while (off < bytes.length) off += await file.write(bytes.subarray(off));

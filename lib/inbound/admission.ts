@@ -17,6 +17,7 @@ export const REJECT_REASONS = [
   "self_sent",
   "mention_all_without_bot",
   "sender_not_allowed",
+  "pairing_required",
   "bot_not_mentioned",
   "self_reaction",
   "actor_not_allowed",
@@ -29,20 +30,34 @@ export type RejectReason = typeof REJECT_REASONS[number];
 /** An admission verdict. */
 export type Admission = { admit: true } | { admit: false; reason: RejectReason };
 
+/** Who may DM the bot (`access.dm`). */
+export type DmRule = "open" | "allowlist" | "pairing";
+
 /** Who this bot is and who may talk to it. */
 export interface AdmissionPolicy {
   /** This bot's open_id; null when not known yet (self and mention checks then fail closed for groups). */
   botOpenId?: string | null;
   /** This app's id (`cli_…`), used for messages and reactions attributed to the app. */
   botAppId?: string | null;
-  /** Non-empty: only these sender open_ids pass. Empty or null: everyone. */
+  /**
+   * Non-empty: in groups (and for passive events) only admitted senders
+   * pass. Empty or null: everyone in groups.
+   */
   allowedUsers?: readonly string[] | null;
+  /** Who may DM; default `allowlist` with a non-empty `allowedUsers`, else `open`. */
+  dm?: DmRule;
+  /** Owners, allowed users and paired people; default: membership of `allowedUsers`. */
+  admits?: (openId: string) => boolean;
 }
 
 /**
  * Decides whether a message envelope reaches the agent, checking in order:
  * well-formed, not sent by this bot, not an `@all` without the bot in a
  * group, sender allowed, and (outside DMs) the bot mentioned explicitly.
+ * In a DM the sender is checked by the `dm` rule: `open` lets everyone in,
+ * `allowlist` only admitted people (`sender_not_allowed`), `pairing` too but
+ * its refusal is `pairing_required` (the caller answers with a code). In a
+ * group a non-empty `allowedUsers` lets only admitted people in.
  *
  * @example
  * ```ts
@@ -67,16 +82,18 @@ export function admitMessage(envelope: RawEnvelope, policy: AdmissionPolicy): Ad
   const mentionsAll = m.mentions.some(isMentionAll) ||
     m.content.includes("@_all");
   if (!isDm && mentionsAll && !mentionsBot) return reject("mention_all_without_bot");
-  if (!allowed(m.senderOpenId, policy)) return reject("sender_not_allowed");
+  const refused = senderRefusal(m.senderOpenId, isDm, policy);
+  if (refused) return reject(refused);
   if (!isDm && !mentionsBot) return reject("bot_not_mentioned");
   return { admit: true };
 }
 
 /**
  * Decides whether a passive event (reaction, read receipt, bot added/removed)
- * is recorded: reactions made by this app are dropped,
- * then the actor (`reader` for reads, `operator` otherwise) must pass a
- * non-empty allowlist, where an empty actor fails.
+ * is recorded: reactions made by this app are dropped, then, when the
+ * account restricts who talks to it (a non-empty `allowedUsers`, or a `dm`
+ * rule other than `open`), the actor (`reader` for reads, `operator`
+ * otherwise) must be admitted, where an empty actor fails.
  *
  * @example
  * ```ts
@@ -93,8 +110,8 @@ export function admitPassiveEvent(envelope: RawEnvelope, policy: AdmissionPolicy
   if (projected.eventType === "reaction" && isOwnReaction(projected, policy)) {
     return reject("self_reaction");
   }
-  const list = policy.allowedUsers ?? [];
-  if (list.length > 0 && (projected.actorOpenId === "" || !list.includes(projected.actorOpenId))) {
+  const restricted = (policy.allowedUsers ?? []).length > 0 || dmRule(policy) !== "open";
+  if (restricted && (projected.actorOpenId === "" || !admits(projected.actorOpenId, policy))) {
     return reject("actor_not_allowed");
   }
   return { admit: true };
@@ -152,9 +169,29 @@ export function shouldReact(envelope: RawEnvelope, options: ReactionOptions): Re
   };
 }
 
-function allowed(openId: string, policy: AdmissionPolicy): boolean {
-  const list = policy.allowedUsers ?? [];
-  return list.length === 0 || list.includes(openId);
+function dmRule(policy: AdmissionPolicy): DmRule {
+  return policy.dm ?? ((policy.allowedUsers ?? []).length > 0 ? "allowlist" : "open");
+}
+
+function admits(openId: string, policy: AdmissionPolicy): boolean {
+  if (policy.admits) return openId !== "" && policy.admits(openId);
+  return (policy.allowedUsers ?? []).includes(openId);
+}
+
+/** Why a sender may not talk here, or null when they may. */
+function senderRefusal(
+  openId: string,
+  isDm: boolean,
+  policy: AdmissionPolicy,
+): RejectReason | null {
+  if (!isDm) {
+    return (policy.allowedUsers ?? []).length === 0 || admits(openId, policy)
+      ? null
+      : "sender_not_allowed";
+  }
+  const rule = dmRule(policy);
+  if (rule === "open" || admits(openId, policy)) return null;
+  return rule === "pairing" ? "pairing_required" : "sender_not_allowed";
 }
 
 function reject(reason: RejectReason): Admission {

@@ -290,3 +290,42 @@ Deno.test("shouldReact() adds OK always and Typing only when none is active for 
     target: { receive_id: "ou_a", receive_id_type: "open_id" },
   });
 });
+
+// Access rules: owners, allowed users and paired people are "admitted".
+const PAIRED = "ou_paired";
+const admitsPaired = (id: string) => id === ALLOWED || id === PAIRED;
+
+Deno.test("access.dm pairing: a DM from someone not admitted is pairing_required; the paired pass", () => {
+  const policy: AdmissionPolicy = { ...open, dm: "pairing", admits: admitsPaired };
+  assert.deepEqual(admitMessage(receiveEnvelope({ senderOpenId: "ou_stranger" }), policy), {
+    admit: false,
+    reason: "pairing_required",
+  });
+  assert.deepEqual(admitMessage(receiveEnvelope({ senderOpenId: PAIRED }), policy), {
+    admit: true,
+  });
+});
+
+Deno.test("access.dm allowlist refuses strangers as sender_not_allowed; open lets everyone DM", () => {
+  const stranger = receiveEnvelope({ senderOpenId: "ou_stranger" });
+  assert.deepEqual(admitMessage(stranger, { ...open, dm: "allowlist", admits: admitsPaired }), {
+    admit: false,
+    reason: "sender_not_allowed",
+  });
+  assert.deepEqual(admitMessage(stranger, { ...gated, dm: "open", admits: admitsPaired }), {
+    admit: true,
+  });
+});
+
+Deno.test("groups keep their rule: open without allowed_users, admitted people (paired too) with them", () => {
+  const group = (sender: string) =>
+    receiveEnvelope({ chatType: "group", senderOpenId: sender, mentions: [botMention] });
+  const pairing = { ...open, dm: "pairing" as const, admits: admitsPaired };
+  assert.deepEqual(admitMessage(group("ou_stranger"), pairing), { admit: true });
+  const listed = { ...pairing, allowedUsers: [ALLOWED] };
+  assert.deepEqual(admitMessage(group(PAIRED), listed), { admit: true });
+  assert.deepEqual(admitMessage(group("ou_stranger"), listed), {
+    admit: false,
+    reason: "sender_not_allowed",
+  });
+});

@@ -62,6 +62,23 @@ export interface InboundSeams {
   answerCard?(ctx: { account: Account; envelope: RawEnvelope }): unknown | Promise<unknown>;
   /** A card callback, in chat order, after the intake commit. */
   handleCard?(ctx: { account: Account; envelope: RawEnvelope }): Promise<void>;
+  /**
+   * A DM refused with `pairing_required` (`access.dm: "pairing"`): the
+   * message is not stored and wakes nobody; this seam may answer it with a
+   * pairing code. Runs in the chat's order; must be idempotent.
+   */
+  pairingRequest?(ctx: PairingContext): Promise<void>;
+}
+
+/** A DM from someone who is not admitted, under `access.dm: "pairing"`. */
+export interface PairingContext {
+  account: Account;
+  openId: string;
+  chatId: string;
+  /** The Feishu message id (the reply target; once-only keys derive from it). */
+  messageId: string;
+  /** Feishu's create time of the message (ms); the processing time when absent. */
+  atMs: number;
 }
 
 /** What the command seam sees of one admitted message. */
@@ -136,6 +153,8 @@ function policyOf(account: Account): AdmissionPolicy {
     botOpenId: account.identity.botOpenId(),
     botAppId: account.appId,
     allowedUsers: account.allowedUsers,
+    dm: account.access.dm,
+    admits: (openId) => account.admits(openId),
   };
 }
 
@@ -208,7 +227,20 @@ export function createPipeline(deps: PipelineDeps): Pipeline {
         );
       }
     }
-    if (!admitted(c, admitMessage(envelope, policyOf(account)))) return;
+    const verdict = admitMessage(envelope, policyOf(account));
+    if (!admitted(c, verdict)) {
+      if (!verdict.admit && verdict.reason === "pairing_required" && fields) {
+        const created = Number(fields.createTime);
+        await seams.pairingRequest?.({
+          account,
+          openId: fields.senderOpenId,
+          chatId: fields.chatId,
+          messageId: fields.messageId,
+          atMs: Number.isFinite(created) && created > 0 ? created : deps.clock.now(),
+        });
+      }
+      return;
+    }
     const ctx = {
       alias: account.alias,
       botOpenId: account.identity.botOpenId(),

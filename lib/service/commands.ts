@@ -24,6 +24,12 @@
  * and `/sleep` run only from their confirm button: typing them, or their
  * plain button, answers a card that asks.
  *
+ * `/pair` and `/unpair` (owners only too) change the access book through
+ * the pairing capability (`pairing.ts`); `/status` lists the paired people
+ * when the account pairs. An approval card the pairing capability sent is
+ * a recorded control card like any answer here, so its Approve and Deny
+ * clicks pass the same owner gate.
+ *
  * Control clicks of one chat run one at a time.
  * @module
  */
@@ -35,7 +41,13 @@ import type { ConversationLog } from "../conversation/mod.ts";
 import type { InboundSeams } from "../inbound/mod.ts";
 import { PRIORITY, sendCard } from "../outbound/mod.ts";
 import type { Store } from "../store/mod.ts";
-import { type LocalCommand, type LocalCommands, parseCommand } from "../../commands/mod.ts";
+import {
+  type LocalCommand,
+  type LocalCommands,
+  parseCommand,
+  type ParsedCommand,
+} from "../../commands/mod.ts";
+import type { Pairing } from "./pairing.ts";
 
 /** What the command seam sees of one admitted message. */
 type CommandContext = Parameters<NonNullable<InboundSeams["interceptCommand"]>>[0];
@@ -54,6 +66,8 @@ export interface CommandSeamOptions {
   conversation: ConversationLog;
   clock: Clock;
   log: Logger;
+  /** `/pair`, `/unpair` and the paired list of `/status`; absent: unavailable. */
+  pairing?: Pairing;
 }
 
 /** The two seams: the typed-command interceptor and the control-click handler. */
@@ -83,6 +97,18 @@ export function commandSeams(options: CommandSeamOptions): {
     return right;
   }
 
+  /** What `/pair`, `/unpair` did, or whom `/status` lists; run only for an owner. */
+  async function accessOrigin(account: Account, cmd: ParsedCommand, actor: string, atMs: number) {
+    const pairing = options.pairing;
+    if (!pairing) return {};
+    if (cmd.command === "pair" || cmd.command === "unpair") {
+      return { access: await pairing.command(account, cmd, actor, atMs) };
+    }
+    if (cmd.command !== "status") return {};
+    const paired = pairing.paired(account);
+    return account.access.dm === "pairing" || paired.length > 0 ? { paired } : {};
+  }
+
   async function answerTyped(account: Account, ctx: CommandContext): Promise<boolean> {
     const { record } = ctx;
     const parsed = parseCommand(record.text);
@@ -93,9 +119,13 @@ export function commandSeams(options: CommandSeamOptions): {
     ledger.begin(key);
     try {
       const why = refused(account, parsed.command, record.from_open_id);
+      const atMs = record.create_time_ms ?? options.clock.now();
       const card = why
         ? await commands.refusal(parsed.command, record.from_open_id, why)
-        : await commands.render(parsed, { clicked: false });
+        : await commands.render(parsed, {
+          clicked: false,
+          ...await accessOrigin(account, parsed, record.from_open_id, atMs),
+        });
       const sent = await sendCard(
         account,
         {
@@ -145,9 +175,13 @@ export function commandSeams(options: CommandSeamOptions): {
           const openId = callback.operator.open_id;
           const why = refused(account, parsed.command, openId);
           if (why === "not_owner") return { toast: { type: "error", content: NOT_OWNER_TOAST } };
+          const atMs = callback.atMs ?? options.clock.now();
           const card = why
             ? await commands.refusal(parsed.command, openId, why)
-            : await commands.render(parsed, { clicked: true });
+            : await commands.render(parsed, {
+              clicked: true,
+              ...await accessOrigin(account, parsed, openId, atMs),
+            });
           return { card: { type: "raw", data: card } };
         }),
       // Answered in the click's ACK; nothing is left for the chat's worker.

@@ -199,6 +199,10 @@ operator's transcriber command when one is configured. Long answers: send a prog
 \`placeholder=true\`, edit it at phase changes, send the final answer separately.
 \`owners\` name who may use the local control commands (\`/clear\`, \`/sleep\`, \`/refresh\`, …);
 without owners, the allowed users may; without either, nobody may.
+\`access.dm\` (\`open\`, \`allowlist\`, \`pairing\`) says who may DM the bot: in pairing mode a stranger
+gets a code that only an owner can approve (\`/pair CODE\` or the card's button) — the agent never
+approves anyone. \`access.outbound: "admitted"\` limits where the agent may write
+(\`TARGET_NOT_ALLOWED\` otherwise).
 See feishu://docs/setup for the whole procedure.
 `;
 

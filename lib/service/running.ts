@@ -11,6 +11,7 @@
  */
 
 import { join } from "node:path";
+import { openAccessBook } from "../access/mod.ts";
 import { createAccount } from "../account/mod.ts";
 import { type ActionContext, dispatch } from "../actions/mod.ts";
 import { createCardCallbacks } from "../callbacks/mod.ts";
@@ -26,6 +27,7 @@ import type { Store } from "../store/mod.ts";
 import { createTaskCards, TASK_CARD_GAP_MS } from "../taskcard/mod.ts";
 import { createLocalCommands } from "../../commands/mod.ts";
 import { commandSeams } from "./commands.ts";
+import { createPairing } from "./pairing.ts";
 import { probeConfinement } from "./confinement.ts";
 import { createHealthRecorder, createJournalInspector } from "./ops.ts";
 import { buildStatus, type SendRecoveryView } from "./status.ts";
@@ -58,8 +60,17 @@ export async function startRunning(
     log,
   });
   const health = createHealthRecorder({ store, clock, log });
+  // Who is paired (feishu/access.json), before any account admits anyone.
+  const book = openAccessBook(launch.workdir, { log });
   const accounts = config.accounts.map((a) =>
-    createAccount(a, { store, clock, log, quota, onConnectionStatus: health.observe })
+    createAccount(a, {
+      store,
+      clock,
+      log,
+      quota,
+      onConnectionStatus: health.observe,
+      paired: book,
+    })
   );
   health.start(accounts);
   for (const a of accounts) log.info(`Feishu account '${a.alias}' configured (app_id=${a.appId})`);
@@ -120,7 +131,8 @@ export async function startRunning(
     activeMs: config.taskcard.activeHours * 3_600_000,
     retentionMs: config.taskcard.retentionDays * 86_400_000,
   });
-  const commands = commandSeams({ commands: local, store, conversation, clock, log });
+  const pairing = createPairing({ book, commands: local, store, conversation, clock, log });
+  const commands = commandSeams({ commands: local, store, conversation, clock, log, pairing });
   const callbacks = createCardCallbacks({
     store,
     conversation,
@@ -139,6 +151,7 @@ export async function startRunning(
     conversation,
     seams: {
       answerCard: extra?.answerCard ?? callbacks.answer,
+      pairingRequest: (ctx) => pairing.request(ctx),
       handleCard: extra?.handleCard ?? callbacks.handle,
       // A typed permission answer comes before local commands.
       async interceptCommand(ctx) {

@@ -162,6 +162,26 @@ export class RecordStore {
     return row ? String(row.chat_id) : null;
   }
 
+  /**
+   * Whether one of `openIds` is known in the chat: wrote a message there, or
+   * the bot sent one there addressed to their open_id (the outbound gate).
+   */
+  chatKnowsAny(account: string, chatId: string, openIds: readonly string[]): boolean {
+    if (openIds.length === 0) return false;
+    const marks = openIds.map(() => "?").join(", ");
+    const wrote = this.#db.prepare(
+      `SELECT 1 FROM records WHERE account = ? AND chat_id = ? AND direction = 'incoming'
+         AND kind = 'message' AND from_open_id IN (${marks}) LIMIT 1`,
+    ).get(account, chatId, ...openIds);
+    if (wrote) return true;
+    const sentTo = this.#db.prepare(
+      `SELECT 1 FROM records WHERE account = ? AND chat_id = ? AND kind = 'sent'
+         AND json_extract(record, '$.to.receive_id_type') = 'open_id'
+         AND json_extract(record, '$.to.receive_id') IN (${marks}) LIMIT 1`,
+    ).get(account, chatId, ...openIds);
+    return sentTo !== undefined;
+  }
+
   /** The chat (and its type) of a stored message with this Feishu message id, if any. */
   chatOfFeishuMessage(
     account: string,

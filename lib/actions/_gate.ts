@@ -1,0 +1,41 @@
+/**
+ * The outbound gate (`access.outbound: "admitted"`) as actions apply it,
+ * before any request: `send` checks its target; `reply`, `edit`, `delete`
+ * and `react` check the chat of the stored message they act on (a message
+ * the store does not hold cannot be placed in a chat, so it is refused too).
+ * @module
+ */
+
+import type { Account } from "../account/mod.ts";
+import { checkChat, checkSendTarget } from "../access/mod.ts";
+import { BridgeError } from "../core/mod.ts";
+import type { ActionContext } from "./context.ts";
+
+function knows(ctx: ActionContext) {
+  return (alias: string, chatId: string, ids: readonly string[]) =>
+    ctx.store.records.chatKnowsAny(alias, chatId, ids);
+}
+
+/** Refuses a `send` target the account's gate does not let through. */
+export function gateSend(
+  ctx: ActionContext,
+  account: Account,
+  receiveId: string,
+  receiveIdType: string,
+): void {
+  checkSendTarget(account, knows(ctx), receiveId, receiveIdType);
+}
+
+/** Refuses acting on a message whose chat the account's gate does not let through. */
+export function gateMessage(ctx: ActionContext, account: Account, messageId: string): void {
+  if (account.access.outbound !== "admitted") return;
+  const stored = ctx.store.records.findByMessageId(account.alias, messageId);
+  if (!stored) {
+    throw new BridgeError(
+      "TARGET_NOT_ALLOWED",
+      `access.outbound is "admitted": message '${messageId}' is not in the store, so its chat ` +
+        "cannot be checked; act only on messages read from chats with owners, allowed or paired users",
+    );
+  }
+  checkChat(account, knows(ctx), stored.chatId);
+}
