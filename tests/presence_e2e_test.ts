@@ -77,20 +77,24 @@ Deno.test("presence: a burst of 150 messages and the next one are stored while t
     const stored = await bridge.records(D.aliceP2p);
     assert.equal(stored.length, BURST + 1);
     assert.equal(stored.at(-1)!.text, "next 0");
-    // Waiting: the OKs up to the bound (the held one included) and the first message's Typing;
-    // the other OKs are shed.
+    // Waiting: the OKs up to the bound (the held one included) and the first message's Typing,
+    // already on its way; the other OKs are shed, and so is every later message's Typing wish
+    // but the newest's (each replaced the one before it, none went out).
     assert.deepEqual(await presence(bridge), {
       queued: SEEN_BACKLOG + 1,
-      shed: BURST + 1 - SEEN_BACKLOG,
+      shed: BURST + 1 - SEEN_BACKLOG + (BURST - 1),
     });
 
-    // Feishu answers: the Typing (ahead of the OKs) and the bounded OKs go out, nothing more.
+    // Feishu answers: the first Typing (ahead of the OKs) goes out and then moves to the newest
+    // message, where a person looks; the bounded OKs go out, nothing more.
     clock.advance(HOLD_MS);
-    await emu.waitFor(() => appReactions(emu, ids[0]!, "Typing").length);
+    await emu.waitFor(() => appReactions(emu, next!, "Typing").length);
     await until(async () => (await presence(bridge)).queued === 0, { what: "presence drained" });
     const writes = reactionWrites(emu);
     assert.equal(writes.filter((w) => w === "OK").length, SEEN_BACKLOG);
     assert.deepEqual(writes.slice(0, 2), ["OK", "Typing"]);
+    assert.equal(writes.filter((w) => w === "Typing").length, 2);
+    assert.deepEqual(appReactions(emu, ids[0]!, "Typing"), []);
     assert.deepEqual(appReactions(emu, next!, "OK"), []);
 
     // The agent answers: the Typing goes.
@@ -100,7 +104,7 @@ Deno.test("presence: a burst of 150 messages and the next one are stored while t
       text: "answer",
     });
     assert.equal(out.status, "sent");
-    await emu.waitFor(() => appReactions(emu, ids[0]!, "Typing").length === 0);
+    await emu.waitFor(() => appReactions(emu, next!, "Typing").length === 0);
     // The stored Typing goes once Feishu's answer is back.
     await until(async () => (await bridge.account()).typing_pending === 0, {
       what: "no Typing stored",
@@ -259,6 +263,28 @@ Deno.test("presence: a Typing that has not gone out yet moves to the newest mess
     assert.deepEqual(appReactions(emu, first!, "Typing"), []);
     assert.deepEqual(appReactions(emu, second!, "Typing"), []);
     assert.equal(reactionWrites(emu).filter((w) => w === "Typing").length, 2);
+  } finally {
+    await bridge.close();
+  }
+});
+
+Deno.test("presence: a shown Typing moves to a newer pending message, and goes at the first answer", async () => {
+  await using emu = await startEmulator();
+  const bridge = await startBridge({ config: bridgeConfig(emu.url) });
+  try {
+    await emu.ws.whenReady();
+    const [first] = await burst(emu, bridge, 1, "one");
+    await emu.waitFor(() => appReactions(emu, first!, "Typing").length);
+    const [second] = await burst(emu, bridge, 1, "two");
+    // The person looks at their newest message: the Typing is there, and only there.
+    await emu.waitFor(() => appReactions(emu, second!, "Typing").length);
+    await until(async () => (await presence(bridge)).queued === 0, { what: "presence drained" });
+    assert.deepEqual(appReactions(emu, first!, "Typing"), []);
+    // Per message: an OK each; the Typing cost one add, then one move (a removal and an add).
+    assert.deepEqual(reactionWrites(emu).sort(), ["OK", "OK", "Typing", "Typing", "remove"]);
+    await bridge.call("send", { receive_id: D.aliceP2p, receive_id_type: "chat_id", text: "hi" });
+    await emu.waitFor(() => appReactions(emu, second!, "Typing").length === 0);
+    assert.equal(reactionWrites(emu).filter((w) => w === "remove").length, 2);
   } finally {
     await bridge.close();
   }

@@ -133,16 +133,10 @@ export type ReactionPlan =
     target: { receive_id: string; receive_id_type: "open_id" | "chat_id" };
   };
 
-/** Options of {@link shouldReact}. */
-export interface ReactionOptions {
-  alias: string;
-  /** Whether a Typing reaction is already active for (alias, chat). */
-  isTypingActive: (alias: string, chatId: string) => boolean;
-}
-
 /**
- * The presence reactions of an admitted message: `OK` always;
- * `Typing` only when none is active for the chat. The Typing target is the
+ * The presence reactions of an admitted message: `OK` and `Typing`, always.
+ * The chat shows one Typing, on its newest pending message: presence moves
+ * an earlier one there (see lib/presence/typing.ts). The Typing target is the
  * sender's open_id in DMs and the chat otherwise.
  *
  * @example
@@ -151,14 +145,14 @@ export interface ReactionOptions {
  * import assert from "node:assert/strict";
  * const dm = { event: { sender: { sender_id: { open_id: "ou_a" } },
  *   message: { message_id: "om_1", chat_id: "oc_1", chat_type: "p2p" } } };
- * assert.deepEqual(shouldReact(dm, { alias: "main", isTypingActive: () => true }), { ok: true, typing: false });
- * assert.deepEqual(shouldReact(dm, { alias: "main", isTypingActive: () => false }),
+ * assert.deepEqual(shouldReact(dm),
  *   { ok: true, typing: true, target: { receive_id: "ou_a", receive_id_type: "open_id" } });
+ * assert.deepEqual(shouldReact({ event: {} }), { ok: true, typing: false });
  * ```
  */
-export function shouldReact(envelope: RawEnvelope, options: ReactionOptions): ReactionPlan {
+export function shouldReact(envelope: RawEnvelope): ReactionPlan {
   const m = readMessage(envelope);
-  if (!m || options.isTypingActive(options.alias, m.chatId)) return { ok: true, typing: false };
+  if (!m) return { ok: true, typing: false };
   const dm = m.chatType === "p2p" && m.senderOpenId !== "";
   return {
     ok: true,

@@ -269,22 +269,14 @@ Deno.test("admitMessage() and admitPassiveEvent() only return reasons from the c
   }
 });
 
-Deno.test("shouldReact() adds OK always and Typing only when none is active for the chat", () => {
-  const active = new Set<string>();
-  const plan = (env: RawEnvelope) =>
-    shouldReact(env, { alias: "main", isTypingActive: (a, c) => active.has(`${a}:${c}`) });
-  const first = receiveEnvelope({ chatId: "oc_g", chatType: "group", mentions: [botMention] });
-  assert.deepEqual(plan(first), {
-    ok: true,
-    typing: true,
-    target: { receive_id: "oc_g", receive_id_type: "chat_id" },
-  });
-  active.add("main:oc_g");
-  assert.deepEqual(plan(receiveEnvelope({ chatId: "oc_g", chatType: "group" })), {
-    ok: true,
-    typing: false,
-  });
-  assert.deepEqual(plan(receiveEnvelope({ chatId: "oc_dm", senderOpenId: "ou_a" })), {
+Deno.test("shouldReact() plans OK and Typing for every message, targeted at the DM's sender or the chat", () => {
+  const group = receiveEnvelope({ chatId: "oc_g", chatType: "group", mentions: [botMention] });
+  const target = { receive_id: "oc_g", receive_id_type: "chat_id" };
+  assert.deepEqual(shouldReact(group), { ok: true, typing: true, target });
+  // A later message of the same chat plans a Typing too: presence moves the chat's one Typing.
+  const later = receiveEnvelope({ chatId: "oc_g", chatType: "group" });
+  assert.deepEqual(shouldReact(later), { ok: true, typing: true, target });
+  assert.deepEqual(shouldReact(receiveEnvelope({ chatId: "oc_dm", senderOpenId: "ou_a" })), {
     ok: true,
     typing: true,
     target: { receive_id: "ou_a", receive_id_type: "open_id" },

@@ -10,7 +10,7 @@ import type { Account } from "../account/mod.ts";
 import { BridgeError, type Clock, type Logger } from "../core/mod.ts";
 import { type Job, PermanentFailure, RetryLater } from "../journal/mod.ts";
 import type { ConversationLog } from "../conversation/mod.ts";
-import { markSeen, startTyping, typingActive } from "../presence/mod.ts";
+import { markSeen, startTyping } from "../presence/mod.ts";
 import type { Store } from "../store/mod.ts";
 import {
   type Admission,
@@ -300,10 +300,7 @@ export function createPipeline(deps: PipelineDeps): Pipeline {
     // The OK and the Typing wait their turn in the chat's outbox lane; the message waits
     // for neither (the OK's ledger entry is written now, so a restart finishes it).
     void markSeen(presence, target);
-    const plan = shouldReact(envelope, {
-      alias: account.alias,
-      isTypingActive: (_alias, chat) => typingActive(presence, chat),
-    });
+    const plan = shouldReact(envelope);
     if (plan.typing) {
       startTyping(presence, {
         ...target,

@@ -43,7 +43,7 @@ import {
 } from "./state.ts";
 import { suspectTyping, TYPING_PREFIX, typingSettled, unwishTyping, wishTyping } from "./typing.ts";
 
-export { TYPING_PREFIX, typingActive } from "./typing.ts";
+export { TYPING_PREFIX } from "./typing.ts";
 
 /** The emoji types used automatically. */
 const PRESENCE = { seen: "OK", done: "THUMBSUP" } as const;

@@ -1,5 +1,6 @@
 /**
- * One `Typing` per chat, driven by a worker per chat that brings Feishu to
+ * One `Typing` per chat, on its newest pending message (a newer message moves
+ * it), driven by a worker per chat that brings Feishu to
  * the chat's wish one write at a time: remove the stored Typing when the
  * chat should show none (or one on another message), add the wished one when
  * none is stored. Nobody waits for it: a message is stored and an answer
@@ -46,23 +47,19 @@ function wishOf(chat: ChatPresence, row: TypingEntry | null): { messageId: strin
   return chat.wish === undefined ? row : chat.wish;
 }
 
-/** Whether the chat shows a Typing, or one is going out now (a new message needs none). */
-export function typingActive(deps: PresenceDeps, chatId: string): boolean {
-  const chat = chatPresence(deps, chatId);
-  const row = deps.typing.get(deps.account.alias, chatId);
-  const wish = wishOf(chat, row);
-  const shown = wish !== null &&
-    (row?.messageId === wish.messageId || chat.adding === wish.messageId);
-  sweepChat(deps, chatId);
-  return shown;
-}
-
-/** Asks for a Typing on `wish`'s message (replacing a wish not sent yet). */
+/**
+ * Asks for the chat's Typing on `wish`'s message, the newest pending one: a
+ * Typing shown on an earlier message moves there (removed, then added), and
+ * a wish not sent yet is replaced.
+ */
 export function wishTyping(deps: PresenceDeps, wish: TypingWish): void {
-  if (typingActive(deps, wish.chatId)) return;
   const chat = chatPresence(deps, wish.chatId);
+  const row = deps.typing.get(deps.account.alias, wish.chatId);
+  if (wishOf(chat, row)?.messageId === wish.messageId) return; // a replay of the same message
   // An earlier message's Typing that never went out: the newer one takes its place.
-  if (chat.wish) accountPresence(deps).shed++;
+  const unsent = chat.wish && row?.messageId !== chat.wish.messageId &&
+    chat.adding !== chat.wish.messageId;
+  if (unsent) accountPresence(deps).shed++;
   chat.wish = wish;
   kick(deps, wish.chatId);
 }
