@@ -34,9 +34,10 @@ async function target(rig: Rig, user: string, words: string) {
   const t = await rig.inbound({ user, chat: D.team, text: words });
   const has = (messageId: string, emoji: string) =>
     rig.emu.reactions(messageId).some((r) => r.emojiType === emoji);
+  // Presence settles: the chat's one Typing has moved to this newest pending message.
   await rig.emu.waitFor(() =>
-    has(t.messageId, "OK") &&
-    rig.emu.messages(D.team).some((m) => has(m.messageId, "Typing"))
+    has(t.messageId, "OK") && has(t.messageId, "Typing") &&
+    rig.emu.messages(D.team).filter((m) => has(m.messageId, "Typing")).length === 1
   );
   return t;
 }

@@ -15,6 +15,7 @@ import {
   startEmulator,
 } from "../lib/emulator/mod.ts";
 import { type Bridge, bridgeConfig, serverPid, startBridge, until } from "./_inbound.ts";
+import { presenceDrained } from "./_outbound.ts";
 
 type Rec = Record<string, unknown>;
 const CHATS = [D.aliceP2p, D.bobP2p, D.team];
@@ -388,13 +389,20 @@ Deno.test("kill -9 mid-burst: after a restart every event the emulator saw ACKed
     }
     const held = records.find((r) => r.feishu_message_id === file.messageId)!;
     assert.equal((held.attachments as Rec[])[0]!.status, "downloaded");
-    // The killed server's Typing reactions were cleared at start; each chat has
-    // exactly the one the restarted server added.
+    // The killed server's Typing reactions were cleared at start; once presence is
+    // drained each chat has exactly the one the restarted server added, on its newest message.
+    await presenceDrained(() => bridge.server.resource("lingtai://status"));
     for (const chat of CHATS) {
-      const typing = emu.messages(chat).flatMap((m) =>
-        emu.reactions(m.messageId).filter((r) => r.emojiType === "Typing")
+      const typing = emu.messages(chat).filter((m) =>
+        emu.reactions(m.messageId).some((r) => r.emojiType === "Typing")
       );
       assert.equal(typing.length, 1, `one Typing in ${chat}`);
+      const newest = emu.messages(chat).filter((m) => m.sender.type === "user").at(-1)!;
+      assert.equal(
+        typing[0]!.messageId,
+        newest.messageId,
+        `the Typing of ${chat} is on its newest`,
+      );
     }
     const journal = (await bridge.status()).journal as Rec;
     assert.equal(journal.dead_letters, 0);

@@ -125,26 +125,30 @@ Deno.test("presence: the agent's send returns once its message is out, while the
     await emu.waitFor(() => appReactions(emu, first!, "Typing").length);
     const before = reactionWrites(emu).length;
 
-    // Feishu holds the burst's first OK (so the backlog builds) and every Typing removal.
+    // Feishu holds the burst's first OK, so the backlog builds behind it.
     emu.faults.add({ method: "POST", path: REACTIONS, times: 1, respond: { delayMs: HOLD_MS } });
-    emu.faults.add({ method: "DELETE", path: REACTION, respond: { delayMs: HOLD_MS } });
-    await burst(emu, bridge, BURST, "burst");
+    const ids = await burst(emu, bridge, BURST, "burst");
     assert.deepEqual(reactionWrites(emu).slice(before), ["OK"]);
+    // Feishu answers it: the chat's Typing moves to the newest message (ahead of the OKs).
+    clock.advance(HOLD_MS);
+    const newest = ids.at(-1)!;
+    await emu.waitFor(() => appReactions(emu, newest, "Typing").length);
+    assert.deepEqual(appReactions(emu, first!, "Typing"), []);
 
-    const sent = bridge.call("send", {
+    // From now on Feishu holds every Typing removal.
+    emu.faults.add({ method: "DELETE", path: REACTION, respond: { delayMs: HOLD_MS } });
+    const out = await bridge.call("send", {
       receive_id: D.aliceP2p,
       receive_id_type: "chat_id",
       text: "answer",
     });
-    clock.advance(HOLD_MS); // the held OK is answered; the lane moves on
-    const out = await sent;
     assert.equal(out.status, "sent");
     const atResult = reactionWrites(emu).slice(before);
 
     // The answer is out, and its result waited neither for the Typing removal (held: the
     // Typing is still on) nor for the OKs queued before it.
     assert.ok(emu.messages(D.aliceP2p).some((m) => m.sender.type === "app"));
-    assert.equal(appReactions(emu, first!, "Typing").length, 1);
+    assert.equal(appReactions(emu, newest, "Typing").length, 1);
     assert.ok((await presence(bridge)).queued > 0, "the removal is still under way");
     assert.ok(
       atResult.filter((w) => w === "OK").length <= SEEN_BACKLOG,
@@ -152,9 +156,12 @@ Deno.test("presence: the agent's send returns once its message is out, while the
     );
 
     // Feishu answers the removal: the Typing goes; the presence backlog drains.
-    await emu.waitFor(() => reactionWrites(emu).includes("remove"));
+    const removals = atResult.filter((w) => w === "remove").length;
+    await emu.waitFor(() =>
+      reactionWrites(emu).slice(before).filter((w) => w === "remove").length > removals
+    );
     clock.advance(HOLD_MS);
-    await emu.waitFor(() => appReactions(emu, first!, "Typing").length === 0);
+    await emu.waitFor(() => appReactions(emu, newest, "Typing").length === 0);
     await until(async () => (await presence(bridge)).queued === 0, { what: "presence drained" });
     assert.equal(reactionWrites(emu).slice(before).filter((w) => w === "OK").length, SEEN_BACKLOG);
     // The stored Typing goes once Feishu's answer is back.
