@@ -4,6 +4,7 @@
  * `sandbox` runs the emulator, the web page, the bridge and a demo agent;
  * `canary` checks a real tenant end to end and exits with its verdict;
  * `doctor` reports on a workdir read-only and exits 0 (healthy) or 1.
+ * `--help` (`-h`) of any of them prints its text (`help.ts`) and starts nothing.
  * This router sits above `launch/`, `service/` and `sandbox/`, so none of
  * them imports another to start it.
  * @module
@@ -11,9 +12,16 @@
 
 import { type LaunchOptions, resolveLaunch } from "../config/launch.ts";
 import { type App, ensureConfined, fail } from "../launch/mod.ts";
+import { helpFor } from "./help.ts";
 
 /** Runs the program named by `Deno.args`; returns when it is done (or exits). */
 export async function runCli(app: App): Promise<void> {
+  // Before anything reads the environment or a config: help needs neither.
+  const help = helpFor(Deno.args);
+  if (help !== null) {
+    Deno.stdout.writeSync(new TextEncoder().encode(help));
+    return;
+  }
   let launch: LaunchOptions;
   try {
     launch = resolveLaunch({ args: Deno.args, env: Deno.env.toObject(), cwd: Deno.cwd() });

@@ -102,6 +102,12 @@ export interface EmulatorOptions {
    * those without an ACK). A click's `push.frameType` overrides it.
    */
   cardFrameType?: FrameType;
+  /**
+   * Put between the prefix and the number of every id the emulator creates
+   * (default none: `om_emu_0001`). A world kept across runs gives each run its
+   * own (`om_emu_<ns>0001`), so no id of a run repeats one an earlier run gave.
+   */
+  idNamespace?: string;
 }
 
 /** Settings that tests may change while the emulator runs. */
@@ -168,7 +174,7 @@ export function createCore(options: EmulatorOptions = {}): Core {
   const core: Core = {
     world: options.world ?? createDefaultWorld(),
     clock,
-    ids: new IdGen(),
+    ids: new IdGen({ namespace: options.idNamespace }),
     feed: new ChangeFeed(),
     settings: {
       clientConfig: { ...TEST_CLIENT_CONFIG, ...options.clientConfig },
