@@ -8,6 +8,9 @@
  *   a demo agent, for trying the whole loop without a tenant.
  * - `canary`: checks a real tenant end to end (token, bot, scopes, long
  *   connection, a DM, a card click) and exits 0 only when all pass.
+ * - `doctor`: a read-only health report of a workdir.
+ *
+ * `--help` (`-h`), alone or after any subcommand, prints its options.
  * @module
  */
 

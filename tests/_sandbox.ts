@@ -1,7 +1,8 @@
 /**
  * Test helper: run `sandbox` (from source or from the bundle) as its own
  * process, wait until its demo agent reached the bridge, and hand back the
- * emulator URL; stopping drains the log and waits for the exit.
+ * emulator URL; stopping drains the log and waits for the exit (of every
+ * process that shares its stderr: the bridge and its confined server too).
  * @module
  */
 
@@ -35,8 +36,11 @@ export interface SandboxProcess {
   url: string;
   /** Everything the sandbox logged so far. */
   log(): string;
-  /** Sends a signal and waits for the process to end; true when it exited cleanly. */
-  stop(signal?: Deno.Signal): Promise<boolean>;
+  /**
+   * Sends a signal and waits for the process (and all that share its stderr)
+   * to end; true when it exited cleanly. Killed after `withinMs` (default 10 s).
+   */
+  stop(signal?: Deno.Signal, withinMs?: number): Promise<boolean>;
 }
 
 /** Spawns `deno <args>` (ending in `sandbox …`) and waits for the demo agent. */
@@ -80,14 +84,45 @@ export async function startSandbox(
   return {
     url,
     log: () => log,
-    async stop(signal = "SIGINT") {
+    async stop(signal = "SIGINT", withinMs = 10_000) {
       try {
         child.kill(signal);
       } catch {
         // already gone
       }
-      await drained;
-      return (await child.status).success;
+      // A sandbox that does not stop is killed, so a test fails instead of hanging.
+      const timer = setTimeout(() => {
+        try {
+          child.kill("SIGKILL");
+        } catch {
+          // gone meanwhile
+        }
+      }, withinMs);
+      try {
+        await drained;
+        return (await child.status).success;
+      } finally {
+        clearTimeout(timer);
+      }
     },
   };
+}
+
+/**
+ * Processes whose command line names `path` (Linux `/proc`, read by a shell:
+ * Deno lets only `--allow-all` read it), as `pid: command line`. After a
+ * sandbox on a workdir stopped, none may be left.
+ */
+export async function processesNaming(path: string): Promise<string[]> {
+  // The path comes in the environment, so the shell's own command line does not name it.
+  const script =
+    'for f in /proc/[0-9]*/cmdline; do c=$(tr "\\0" " " < "$f" 2>/dev/null) || continue; ' +
+    'case "$c" in *"$NEEDLE"*) p=${f#/proc/}; echo "${p%/cmdline}: $c";; esac; done';
+  const out = await new Deno.Command("sh", {
+    args: ["-c", script],
+    env: { NEEDLE: path },
+    stdout: "piped",
+    stderr: "null",
+  }).output();
+  return new TextDecoder().decode(out.stdout).split("\n").filter((l) => l.trim() !== "");
 }

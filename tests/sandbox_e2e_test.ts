@@ -2,13 +2,15 @@
  * `deno task sandbox` end to end: the README's run command starts the
  * emulator, its web page, the bridge and the demo agent; a person writing in
  * the page (through the page's own control-plane calls) gets answers from the
- * bridge — a markdown reply, a progress card updated in phases and a final
- * answer, a card with buttons.
+ * bridge — what `help` lists (the README's promise), a markdown reply, a
+ * progress card updated in phases that ends done beside a final answer, a
+ * card with buttons.
  */
 
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { DEFAULT_IDS as D } from "../lib/emulator/mod.ts";
+import { HELP } from "../lib/sandbox/demo_agent.ts";
 import { REPO } from "./_server.ts";
 import { sandboxArgs, startSandbox } from "./_sandbox.ts";
 
@@ -82,6 +84,26 @@ Deno.test("deno task sandbox: a DM in the page gets the demo agent's answers thr
     assert.equal(card.msg_type, "interactive");
     assert.match(JSON.stringify(card.content), /Approve/);
 
+    // `help` lists what the README's sandbox section promises, and the README lists what it does.
+    const readme = await Deno.readTextFile(join(REPO, "README.md"));
+    const promise = readme.slice(readme.indexOf("`deno task sandbox` prints a URL"));
+    const paragraph = promise.slice(0, promise.indexOf("\n\n"));
+    const keywords = [...HELP.matchAll(/^- `(\w+)`/gm)].map((m) => m[1]!);
+    assert.deepEqual(keywords, ["progress", "card", "table"]);
+    for (const word of [...keywords, "/status", "/kanban", "/clear", "image", "file", "echo"]) {
+      assert.ok(paragraph.includes(word), `the README's sandbox paragraph names ${word}`);
+      assert.ok(HELP.includes(word), `help names ${word}`);
+    }
+    const askHelp = await say(url, "help");
+    const help = await waitInChat(
+      url,
+      D.aliceP2p,
+      (ms) => ms.find((m) => m.sender.type === "app" && m.parent_id === askHelp),
+    );
+    for (const word of keywords) {
+      assert.match(JSON.stringify(help.content), new RegExp(`\`${word}\``));
+    }
+
     const work = await say(url, "show me progress");
     const final = await waitInChat(
       url,
@@ -89,23 +111,28 @@ Deno.test("deno task sandbox: a DM in the page gets the demo agent's answers thr
       (ms) => ms.find((m) => m.sender.type === "app" && m.parent_id === work),
     );
     assert.match(JSON.stringify(final.content), /Done/);
-    const items = (await (await fetch(`${url}/__emu/api/chats/${D.aliceP2p}/messages`)).json())
-      .items as PageMessage[];
     const isTaskCard = (m: PageMessage) =>
       JSON.stringify(m.content).includes("Demo Agent Task Card");
-    const progress = items.filter((m) =>
-      m.sender.type === "app" && m.msg_type === "interactive" && m.updated && !isTaskCard(m)
-    );
-    assert.equal(
-      progress.length,
-      1,
-      `one progress card, updated in place: ${
-        JSON.stringify(
-          items.map((m) => [m.message_id, m.sender.type, m.msg_type, m.updated, m.parent_id]),
-        )
-      }`,
-    );
-    assert.match(JSON.stringify(progress[0]!.content), /3\/3/);
+    const isProgress = (m: PageMessage) =>
+      m.sender.type === "app" && m.msg_type === "interactive" && !isTaskCard(m) &&
+      m.message_id !== card.message_id;
+    // The progress card was updated in place through its phases and ends in a finished frame.
+    const done = await waitInChat(url, D.aliceP2p, (ms) => {
+      const progress = ms.filter(isProgress);
+      assert.ok(
+        progress.length <= 1,
+        `one progress card: ${JSON.stringify(progress.map((m) => m.content))}`,
+      );
+      return progress[0] && /✅/.test(JSON.stringify(progress[0].content))
+        ? progress[0]
+        : undefined;
+    });
+    assert.equal(done.updated, true);
+    const frame = JSON.stringify(done.content);
+    assert.match(frame, /"content":"Done"/);
+    assert.match(frame, /"template":"green"/);
+    assert.match(frame, /All 3 steps done/);
+    assert.doesNotMatch(frame, /⏳/);
     // The demo agent logs its rounds in its events log: the chat keeps one Task Card showing its last one.
     await waitInChat(url, D.aliceP2p, (ms) => {
       const cards = ms.filter((m) => isTaskCard(m) && !m.deleted);

@@ -14,6 +14,7 @@
 import { dirname, join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
+import { helpText } from "../cli/help.ts";
 import { confinedFlags, hostsFor } from "../launch/mod.ts";
 
 /** The repository root. */
@@ -194,6 +195,10 @@ function size(bytes: number): string {
 }
 
 async function main(): Promise<void> {
+  if (Deno.args.some((a) => a === "--help" || a === "-h")) {
+    Deno.stdout.writeSync(new TextEncoder().encode(helpText("compile")));
+    return;
+  }
   const { values } = parseArgs({
     args: Deno.args,
     options: {

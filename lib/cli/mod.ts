@@ -5,6 +5,7 @@
  * `canary` checks a real tenant end to end and exits with its verdict;
  * `doctor` reports on a workdir read-only and exits 0 (healthy) or 1;
  * `setup` registers a new Feishu app by QR code and writes its config.
+ * `--help` (`-h`) of any of them prints its text (`help.ts`) and starts nothing.
  * This router sits above `launch/`, `service/` and `sandbox/`, so none of
  * them imports another to start it.
  * @module
@@ -14,9 +15,16 @@ import { type LaunchOptions, resolveLaunch } from "../config/launch.ts";
 import { type App, ensureConfined, fail } from "../launch/mod.ts";
 // Each command's modules load by URL (see lazy.ts): the others' graphs are never prepared.
 import { loadLazy } from "../core/lazy.ts";
+import { helpFor } from "./help.ts";
 
 /** Runs the program named by `Deno.args`; returns when it is done (or exits). */
 export async function runCli(app: App): Promise<void> {
+  // Before anything reads the environment or a config: help needs neither.
+  const help = helpFor(Deno.args);
+  if (help !== null) {
+    Deno.stdout.writeSync(new TextEncoder().encode(help));
+    return;
+  }
   let launch: LaunchOptions;
   try {
     launch = resolveLaunch({ args: Deno.args, env: Deno.env.toObject(), cwd: Deno.cwd() });

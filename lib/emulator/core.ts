@@ -112,6 +112,12 @@ export interface EmulatorOptions {
   cardFrameType?: FrameType;
   /** Timing of one-click app registration (`interval`, `expires_in`). */
   registration?: Partial<RegistrationSettings>;
+  /**
+   * Put between the prefix and the number of every id the emulator creates
+   * (default none: `om_emu_0001`). A world kept across runs gives each run its
+   * own (`om_emu_<ns>0001`), so no id of a run repeats one an earlier run gave.
+   */
+  idNamespace?: string;
 }
 
 /** Settings that tests may change while the emulator runs. */
@@ -178,7 +184,7 @@ export function createCore(options: EmulatorOptions = {}): Core {
   const core: Core = {
     world: options.world ?? createDefaultWorld(),
     clock,
-    ids: new IdGen(),
+    ids: new IdGen({ namespace: options.idNamespace }),
     feed: new ChangeFeed(),
     settings: {
       clientConfig: { ...TEST_CLIENT_CONFIG, ...options.clientConfig },

@@ -1,6 +1,8 @@
 /**
  * Deterministic ids for the emulator: one counter per prefix, so two runs of
- * the same script produce the same `om_…`, `oc_…`, `t-…` values.
+ * the same script produce the same `om_…`, `oc_…`, `t-…` values. A namespace
+ * (the sandbox gives each run its own) goes between prefix and number, so
+ * ids of one run never repeat those of an earlier run of a kept world.
  * @module
  */
 
@@ -16,14 +18,22 @@
  * const b = ids.next("om_emu_");
  * const c = ids.next("oc_emu_");
  * if ([a, b, c].join() !== "om_emu_0001,om_emu_0002,oc_emu_0001") throw new Error([a, b, c].join());
+ * const run = new IdGen({ namespace: "r7_" });
+ * if (run.next("om_emu_") !== "om_emu_r7_0001") throw new Error();
  * ```
  */
 export class IdGen {
   #counters = new Map<string, number>();
+  readonly #namespace: string;
+
+  /** `namespace` (default none) is put between every prefix and its number. */
+  constructor(options: { namespace?: string } = {}) {
+    this.#namespace = options.namespace ?? "";
+  }
 
   /** The next id for `prefix`. */
   next(prefix: string): string {
-    return `${prefix}${String(this.count(prefix)).padStart(4, "0")}`;
+    return `${prefix}${this.#namespace}${String(this.count(prefix)).padStart(4, "0")}`;
   }
 
   /** The next bare number for `prefix` (1, 2, …). */

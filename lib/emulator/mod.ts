@@ -33,3 +33,4 @@ export type { RequestRecord } from "./types.ts";
 export { DEFAULT_IDS, makeChat, makeUser, TENANT_KEY } from "./fixtures.ts";
 export type { StoredMessage } from "./world.ts";
 export { decodeFrame, encodeFrame, type Frame } from "./ws/mod.ts";
+export { restoreWorld, snapshotWorld } from "./snapshot.ts";

@@ -262,6 +262,12 @@ export class World {
     return stored;
   }
 
+  /** Puts back a message exactly as stored (its `seq` kept), as a saved world is loaded. */
+  restoreMessage(message: StoredMessage): void {
+    this.messages.set(message.messageId, message);
+    this.#seq = Math.max(this.#seq, message.seq);
+  }
+
   /** Messages of a chat, oldest first (create time, then creation order). */
   messagesOf(chatId: string): StoredMessage[] {
     return [...this.messages.values()]

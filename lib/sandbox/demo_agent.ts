@@ -2,7 +2,7 @@
  * The sandbox's demo agent: an MCP client without an LLM. It spawns the
  * bridge, listens to its Claude-channel pushes and answers through the
  * `feishu` tool, so a newcomer sees the whole loop: a markdown reply, a
- * progress card it later updates, a card with buttons, attachments seen.
+ * progress card it updates and finishes, a card with buttons, attachments seen.
  * @module
  */
 
@@ -31,17 +31,33 @@ export function toolCaller(client: Client): ToolCall {
   };
 }
 
-const HELP = [
+/** What `help` answers; the README's sandbox section promises the same. */
+export const HELP = [
   "**I am the sandbox demo agent** (no LLM: I react to keywords).",
   "",
-  "- `progress` — a native progress card I update in phases, then a separate final answer",
-  "- `card` — an interactive card with buttons",
+  "- `progress` — a progress card I update in phases and then mark done, and the final answer as its own message",
+  "- `card` — a card with buttons: click one and I edit the card to show your choice",
   "- `table` — markdown with a table and code",
-  "- send an image or a file — I tell you where it was stored",
+  "- send an image or a file — I tell you where the bridge stored it",
   "- anything else — I echo it back as markdown",
   "",
-  "Slash commands (`/help`, `/status`, `/kanban`, …) are answered by the bridge itself, not by me.",
+  "Slash commands are answered by the bridge itself, not by me: `/help` for everyone; " +
+  "`/status`, `/kanban`, `/clear` and the others for the agent's owners (here Alice; " +
+  "Bob, in the Team group, is told that only owners may).",
 ].join("\n");
+
+/** A frame of the demo's progress card: a phase in progress, or the finished state. */
+function progressCard(phase: string, done: boolean): Record<string, unknown> {
+  return {
+    schema: "2.0",
+    config: { update_multi: true },
+    header: {
+      title: { tag: "plain_text", content: done ? "Done" : "Working on it" },
+      template: done ? "green" : "blue",
+    },
+    body: { elements: [{ tag: "markdown", content: `${done ? "✅" : "⏳"} ${phase}` }] },
+  };
+}
 
 /** The choice a click on the demo card carries (`{"demo": …}`), or null. */
 function demoChoice(content: string): string | null {
@@ -111,23 +127,35 @@ export async function answer(push: ChannelPush, call: ToolCall): Promise<void> {
     return;
   }
   if (lower.includes("progress")) {
-    const chat = push.meta.chat_id!;
+    // Its own card, not a `placeholder` one: a placeholder stays "in progress"
+    // (every edit of it is a phase), while this one ends in a finished frame.
+    const started = Date.now();
+    const frame = (phase: string, done = false) => ({
+      type: "card",
+      card: progressCard(phase, done),
+    });
     const card = await call("send", {
-      receive_id: chat,
+      receive_id: push.meta.chat_id!,
       receive_id_type: "chat_id",
-      placeholder: true,
-      text: "Reading your request…",
+      content: frame("Reading your request (1/3)…"),
     });
     const cardId = card.message_id as string | undefined;
     for (const phase of ["Looking things up (2/3)…", "Writing the answer (3/3)…"]) {
       await new Promise((r) => setTimeout(r, 1200));
-      if (cardId) await call("edit", { message_id: cardId, text: phase });
+      if (cardId) await call("edit", { message_id: cardId, content: frame(phase) });
     }
     await reply({
       type: "markdown",
       markdown:
         "**Done.** The progress card above showed the phases; this is the final answer, sent as its own message.",
     });
+    const seconds = ((Date.now() - started) / 1000).toFixed(1);
+    if (cardId) {
+      await call("edit", {
+        message_id: cardId,
+        content: frame(`All 3 steps done in ${seconds} s; the answer is below.`, true),
+      });
+    }
     return;
   }
   if (lower.includes("card")) {
