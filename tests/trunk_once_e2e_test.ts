@@ -32,6 +32,8 @@ Deno.test("a crash after the OK reaction and before the record, replayed, leaves
       emu.reactions(messageId!).filter((r) =>
         r.emojiType === "OK" && r.operatorType === "app" && r.operatorId === D.appId
       );
+    // The OK waits its turn in the chat's lane and is never awaited by the job: wait for it.
+    await emu.waitFor(() => oks().length > 0);
     assert.equal(oks().length, 1);
     assert.deepEqual(await bridge.records(D.aliceP2p), []);
 
