@@ -9,6 +9,7 @@
 import type { Account } from "../account/mod.ts";
 import { checkChat, checkSendTarget } from "../access/mod.ts";
 import { BridgeError } from "../core/mod.ts";
+import type { StoredRecord } from "../store/mod.ts";
 import type { ActionContext } from "./context.ts";
 
 function knows(ctx: ActionContext) {
@@ -26,10 +27,17 @@ export function gateSend(
   checkSendTarget(account, knows(ctx), receiveId, receiveIdType);
 }
 
-/** Refuses acting on a message whose chat the account's gate does not let through. */
-export function gateMessage(ctx: ActionContext, account: Account, messageId: string): void {
+/**
+ * Refuses acting on a message whose chat the account's gate does not let
+ * through; `stored` is the message's record as the action already read it.
+ */
+export function gateMessage(
+  ctx: ActionContext,
+  account: Account,
+  messageId: string,
+  stored: StoredRecord | null,
+): void {
   if (account.access.outbound !== "admitted") return;
-  const stored = ctx.store.records.findByMessageId(account.alias, messageId);
   if (!stored) {
     throw new BridgeError(
       "TARGET_NOT_ALLOWED",

@@ -44,7 +44,7 @@ function resolveTarget(ctx: ActionContext, messageId: string): Target {
   const account = resolveAccount(ctx, ref.alias);
   const stored = ctx.store.records.findByMessageId(account.alias, messageId);
   requireMessageRecord(stored, messageId);
-  gateMessage(ctx, account, messageId);
+  gateMessage(ctx, account, messageId, stored);
   const { messageId: reported, group } = resolveChunkGroup(messageId, stored?.record);
   return { account, stored, messageId: reported, group };
 }

@@ -18,11 +18,9 @@ export async function react(
 ): Promise<Record<string, unknown>> {
   const ref = parseMessageRef(input.message_id);
   const account = resolveAccount(ctx, ref.alias);
-  requireMessageRecord(
-    ctx.store.records.findByMessageId(account.alias, input.message_id),
-    input.message_id,
-  );
-  gateMessage(ctx, account, input.message_id);
+  const stored = ctx.store.records.findByMessageId(account.alias, input.message_id);
+  requireMessageRecord(stored, input.message_id);
+  gateMessage(ctx, account, input.message_id, stored);
   const target = { chatId: ref.chatId, messageId: ref.messageId };
   if (input.operation === "add") {
     if (!input.emoji_type) {

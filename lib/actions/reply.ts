@@ -25,8 +25,8 @@ export async function reply(
   if (!targetId) throw new BridgeError("INVALID_ARGUMENT", "message_id is required");
   const target = parseMessageRef(targetId);
   const account = resolveAccount(ctx, target.alias);
-  gateMessage(ctx, account, targetId);
   const stored = ctx.store.records.findByMessageId(account.alias, targetId);
+  gateMessage(ctx, account, targetId, stored);
   const storedThread = typeof stored?.record.thread_id === "string" && stored.record.thread_id
     ? stored.record.thread_id
     : null;
