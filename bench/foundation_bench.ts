@@ -8,9 +8,9 @@
  *   `echo` call.
  */
 
-import { join } from "node:path";
 import { type Client, defaultEra, eraClient, StdioClientTransport } from "../tests/_mcp_client.ts";
 import { REPO, startArgs } from "../tests/_server.ts";
+import { bareServerArgs, confinedServerArgs } from "./_servers.ts";
 import { type BenchResult, formatResults, median } from "./_types.ts";
 
 async function coldStart(args: string[]): Promise<{ ms: number; client: Client }> {
@@ -36,29 +36,12 @@ async function perCall(call: () => Promise<unknown>, n: number): Promise<number>
 
 /** Runs the foundation benchmarks. */
 export async function run(): Promise<BenchResult[]> {
-  const bareArgs = [
-    "run",
-    "--no-prompt",
-    "--allow-env",
-    "--allow-read",
-    join(REPO, "bench", "_bare_server.ts"),
-  ];
+  const bareArgs = bareServerArgs();
   const ours: number[] = [];
   const ourDirect: number[] = [];
   const bare: number[] = [];
   const workdir = await Deno.makeTempDir({ prefix: "feishu-bench-" });
-  const directArgs = [
-    "run",
-    "--no-prompt",
-    `--allow-read=${REPO},${workdir}`,
-    `--allow-write=${workdir}`,
-    "--allow-env",
-    join(REPO, "main.ts"),
-    "serve",
-    "--confined",
-    "--workdir",
-    workdir,
-  ];
+  const directArgs = confinedServerArgs(workdir);
   for (let i = 0; i < 7; i++) {
     const b = await coldStart(bareArgs);
     bare.push(b.ms);

@@ -10,8 +10,8 @@
  * Printed as p50/p90 and their ratios to the bare server's.
  */
 
-import { join } from "node:path";
 import { REPO, startArgs } from "../tests/_server.ts";
+import { bareServerArgs, confinedServerArgs } from "./_servers.ts";
 import { type BenchResult, median, percentile } from "./_types.ts";
 
 const RUNS = Number(Deno.env.get("FEISHU_BENCH_INIT_RUNS") ?? 20);
@@ -75,26 +75,9 @@ function loadEveryCore(): () => Promise<void> {
 export async function run(): Promise<BenchResult[]> {
   const workdir = await Deno.makeTempDir({ prefix: "feishu-bench-init-" });
   const forms: Record<string, string[]> = {
-    bare: [
-      "run",
-      "--no-prompt",
-      "--allow-env",
-      "--allow-read",
-      join(REPO, "bench/_bare_server.ts"),
-    ],
+    bare: bareServerArgs(),
     start: startArgs(["--workdir", workdir]),
-    direct: [
-      "run",
-      "--no-prompt",
-      `--allow-read=${REPO},${workdir}`,
-      `--allow-write=${workdir}`,
-      "--allow-env",
-      join(REPO, "main.ts"),
-      "serve",
-      "--confined",
-      "--workdir",
-      workdir,
-    ],
+    direct: confinedServerArgs(workdir),
   };
   const times: Record<string, number[]> = { bare: [], start: [], direct: [] };
   for (const args of Object.values(forms)) await firstAnswer(args); // warm the module cache
