@@ -10,6 +10,7 @@
 import assert from "node:assert/strict";
 import { DEFAULT_IDS as D, makeChat, startEmulator } from "../lib/emulator/mod.ts";
 import { bridgeConfig, startBridge, until } from "./_inbound.ts";
+import { presenceDrained } from "./_outbound.ts";
 
 const emojis = (list: { emojiType: string }[]) => list.map((r) => r.emojiType);
 
@@ -82,7 +83,7 @@ Deno.test("admission: DMs pass, groups need an explicit @bot, @all alone is igno
   }
 });
 
-Deno.test("presence: every admitted message gets OK, and only the first of a chat gets Typing, also across chats", async () => {
+Deno.test("presence: every admitted message gets OK, and each chat one Typing, on its newest message", async () => {
   await using emu = await startEmulator();
   const bridge = await startBridge({ config: bridgeConfig(emu.url) });
   try {
@@ -95,15 +96,17 @@ Deno.test("presence: every admitted message gets OK, and only the first of a cha
     await bridge.updates.atLeast(4);
     // The agent is woken without waiting for the OK and Typing, which take their turn in the
     // chat's lane.
+    const shown = (m: { messageId?: string }) => emojis(emu.reactions(m.messageId!)).sort();
     await emu.waitFor(() =>
-      [a1, a2, b1, g2].every((m) => emojis(emu.reactions(m.messageId!)).includes("OK")) &&
-      [a1, b1, g2].every((m) => emojis(emu.reactions(m.messageId!)).includes("Typing"))
+      [a1, a2, b1, g2].every((m) => shown(m).includes("OK")) &&
+      [a2, b1, g2].every((m) => shown(m).includes("Typing")) && !shown(a1).includes("Typing")
     );
-    assert.deepEqual(emojis(emu.reactions(a1.messageId!)), ["OK", "Typing"]);
-    assert.deepEqual(emojis(emu.reactions(a2.messageId!)), ["OK"]);
-    assert.deepEqual(emojis(emu.reactions(b1.messageId!)), ["OK", "Typing"]);
-    assert.deepEqual(emojis(emu.reactions(g1.messageId!)), []);
-    assert.deepEqual(emojis(emu.reactions(g2.messageId!)), ["OK", "Typing"]);
+    await presenceDrained(() => bridge.server.resource("lingtai://status"));
+    assert.deepEqual(shown(a1), ["OK"]);
+    assert.deepEqual(shown(a2), ["OK", "Typing"]);
+    assert.deepEqual(shown(b1), ["OK", "Typing"]);
+    assert.deepEqual(shown(g1), []);
+    assert.deepEqual(shown(g2), ["OK", "Typing"]);
     for (const r of [a1, a2, b1, g2].flatMap((m) => emu.reactions(m.messageId!))) {
       assert.equal(r.operatorType, "app");
     }
