@@ -1,19 +1,20 @@
 /**
  * Scripted actions other than sending and card clicks: reactions, reads, the
- * bot joining or leaving a chat, and recalls.
+ * bot joining or leaving a chat, a group dissolved, and recalls.
  * @module
  */
 
 import {
   type EventEnv,
   pushBotMemberEvent,
+  pushDisbandedEvent,
   pushReactionEvent,
   pushReadEvent,
   pushRecalledEvent,
 } from "./events.ts";
 import type { Inbound } from "./inbound.ts";
 import { actors } from "./inbound.ts";
-import { addReaction, recallMessage, removeReaction, setBotMember } from "./ops.ts";
+import { addReaction, dissolveChat, recallMessage, removeReaction, setBotMember } from "./ops.ts";
 import type { App, StoredMessage, User } from "./world.ts";
 import type { PushOptions } from "./ws/mod.ts";
 
@@ -130,4 +131,26 @@ export function recall(
     recallType: input.recallType,
   });
   return { eventId: record.eventId, messageId: message.messageId, ack: record.ackPromise };
+}
+
+/**
+ * A group's owner dissolves it: every app whose bot was in it gets
+ * `im.chat.disbanded_v1`; sends, replies, reactions and history reads in it
+ * fail with 230045 from then on. One `Inbound` per app told.
+ */
+export function dissolve(
+  env: EventEnv,
+  input: { chat: string; operator: string; push?: PushOptions },
+): Inbound[] {
+  const chat = env.core.world.chats.get(input.chat) ??
+    fail(`Expected a known chat_id but found ${input.chat}`);
+  if (chat.mode === "p2p") fail(`Expected a group chat but ${chat.chatId} is a p2p chat`);
+  if (chat.dissolvedAt !== undefined) fail(`Expected ${chat.chatId} not to be dissolved yet`);
+  const operator = userOf(env, input.operator);
+  const apps = [...chat.bots].map((id) => appOf(env, id));
+  dissolveChat(env.core, chat);
+  return apps.map((app) => {
+    const record = pushDisbandedEvent(env, { app, chat, operator, options: input.push });
+    return { eventId: record.eventId, ack: record.ackPromise };
+  });
 }

@@ -157,6 +157,11 @@ export interface Emulator extends AsyncDisposable {
   addBotToChat(input: { chat: string; operator: string }): Inbound;
   /** Removes the bot from a chat (pushes `bot.deleted_v1`; sends then fail with 230002). */
   removeBotFromChat(input: { chat: string; operator: string }): Inbound;
+  /**
+   * Dissolves a group: pushes `im.chat.disbanded_v1` to each app whose bot
+   * was in it (one `Inbound` each); every chat operation then fails with 230045.
+   */
+  dissolveChat(input: { chat: string; operator: string }): Inbound[];
   /** Recalls a message; `push` also sends `im.message.recalled_v1`. */
   recall(input: { messageId: string; push?: boolean; recallType?: string }): Inbound | undefined;
   /**

@@ -127,6 +127,26 @@ export function pushBotMemberEvent(
   });
 }
 
+/** Pushes `im.chat.disbanded_v1` (a group dissolved by `operator`). */
+export function pushDisbandedEvent(
+  env: EventEnv,
+  input: { app: App; chat: Chat; operator: User; options?: PushOptions },
+): EventRecord {
+  return pushEvent(env, {
+    app: input.app,
+    eventType: "im.chat.disbanded_v1",
+    event: {
+      chat_id: input.chat.chatId,
+      operator_id: userIds(input.operator),
+      external: false,
+      operator_tenant_key: input.app.tenantKey,
+      name: input.chat.name,
+      i18n_names: { zh_cn: input.chat.name, en_us: input.chat.name, ja_jp: "" },
+    },
+    options: input.options,
+  });
+}
+
 /** Pushes `im.message.recalled_v1`. */
 export function pushRecalledEvent(
   env: EventEnv,

@@ -88,6 +88,7 @@ export function actors(
     fail(`Expected a known user but found ${input.user}`);
   const chat = core.world.chats.get(input.chat) ??
     fail(`Expected a known chat_id but found ${input.chat}`);
+  if (chat.dissolvedAt !== undefined) fail(`Expected a live chat but ${chat.chatId} was dissolved`);
   if (!chat.members.includes(user.openId)) {
     fail(`Expected ${user.name} to be a member of ${chat.chatId} but found they are not`);
   }

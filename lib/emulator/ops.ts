@@ -151,3 +151,10 @@ export function setBotMember(core: Core, chat: Chat, appId: string, member: bool
   else chat.bots.delete(appId);
   core.feed.emit({ kind: "chat.updated", chat_id: chat.chatId });
 }
+
+/** Dissolves a chat: its bots leave with it and every later chat operation fails (230045). */
+export function dissolveChat(core: Core, chat: Chat): void {
+  chat.dissolvedAt = core.clock.now();
+  chat.bots.clear();
+  core.feed.emit({ kind: "chat.updated", chat_id: chat.chatId });
+}

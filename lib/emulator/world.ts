@@ -62,6 +62,8 @@ export interface Chat {
   members: string[];
   /** App ids whose bot is in the chat. */
   bots: Set<string>;
+  /** Set when the chat was dissolved (ms): every chat operation then fails with 230045. */
+  dissolvedAt?: number;
 }
 
 /** Who sent a message: a user (open_id) or an app (app_id). */

@@ -57,6 +57,7 @@ function userView(app: App, u: User): Record<string, unknown> {
 export function chatForBot(core: Core, app: App, chatId: string): Chat {
   const chat = core.world.chats.get(chatId);
   if (!chat) throw new ApiError(232006, `invalid chat_id ${chatId}`);
+  if (chat.dissolvedAt !== undefined) throw new ApiError(230045, "The chat has been dissolved.");
   if (!chat.bots.has(app.appId)) throw new ApiError(232011, "The operator is not in the chat");
   return chat;
 }

@@ -33,8 +33,9 @@ export function bodyOf(body: unknown): Record<string, unknown> {
     : {};
 }
 
-/** A chat the bot may post in, or 230002. */
+/** A chat the bot may post in, or 230045 (dissolved), or 230002 (bot not in it). */
 export function requireBotIn(chat: Chat, app: App): void {
+  if (chat.dissolvedAt !== undefined) throw new ApiError(230045, "The chat has been dissolved.");
   if (!chat.bots.has(app.appId)) throw new ApiError(230002, "Bot is not in the chat.");
 }
 
