@@ -4,7 +4,7 @@
  * @module
  */
 
-export { progressCard, type ProgressCardOptions } from "./progress.ts";
+export { finishedProgressCard, progressCard, type ProgressCardOptions } from "./progress.ts";
 export { approvalCard, type ApprovalTexts } from "./approval.ts";
 export { type ControlButton, controlCard } from "./control.ts";
 export { taskCardWrapper } from "./taskcard.ts";

@@ -12,6 +12,8 @@ export const PROGRESS_CARD_TITLE = "LingTai";
 export interface ProgressCardOptions {
   /** Header title; defaults to {@link PROGRESS_CARD_TITLE}. */
   title?: string;
+  /** The finished frame: a check mark instead of the hourglass, a green header. */
+  done?: boolean;
 }
 
 /**
@@ -38,8 +40,36 @@ export function progressCard(
     config: { update_multi: true },
     header: {
       title: { tag: "plain_text", content: options.title ?? PROGRESS_CARD_TITLE },
-      template: "blue",
+      template: options.done ? "green" : "blue",
     },
-    body: { elements: [{ tag: "markdown", content: `⏳ ${text}` }] },
+    body: { elements: [{ tag: "markdown", content: `${options.done ? "✅" : "⏳"} ${text}` }] },
   };
+}
+
+/**
+ * The finished frame of a progress card built by {@link progressCard}: its
+ * title and last phase with a check mark; null for any other card (one the
+ * agent shaped itself is not ours to rewrite).
+ *
+ * @example
+ * ```ts
+ * import { finishedProgressCard, progressCard } from "./progress.ts";
+ * const done = finishedProgressCard(progressCard("reading files", { title: "Bot" }));
+ * const body = done?.body as { elements: { content: string }[] };
+ * if (body.elements[0]!.content !== "✅ reading files") throw new Error();
+ * if (finishedProgressCard({ schema: "2.0", body: { elements: [] } }) !== null) throw new Error();
+ * ```
+ */
+export function finishedProgressCard(
+  card: Record<string, unknown>,
+): Record<string, unknown> | null {
+  const elements = (card.body as { elements?: unknown } | undefined)?.elements;
+  const first = Array.isArray(elements) && elements.length === 1 ? elements[0] : undefined;
+  const content = (first as { content?: unknown } | undefined)?.content;
+  if (typeof content !== "string" || !content.startsWith("⏳ ")) return null;
+  const title = (card.header as { title?: { content?: unknown } } | undefined)?.title?.content;
+  return progressCard(content.slice("⏳ ".length), {
+    title: typeof title === "string" ? title : undefined,
+    done: true,
+  });
 }

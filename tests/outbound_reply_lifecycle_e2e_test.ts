@@ -279,13 +279,67 @@ Deno.test("outbound replies, progress cards and lifecycle end to end", async (t)
       assert.equal("placeholder" in final, false);
       assert.deepEqual(JSON.parse(rig.emu.lastSent(D.team)!.content), { text: "durable final" });
 
-      const progress = await recordOf(rig, D.team, progressId);
-      assert.equal(progress.status, "placeholder");
+      // The answer finishes the open progress card: its last phase with a check mark.
+      const finished = await rig.emu.waitFor(() => {
+        const card = JSON.parse(
+          rig.emu.messages(D.team).find((m) => m.messageId === progressId.split(":").at(-1))!
+            .content,
+        );
+        return card.body.elements[0].content.startsWith("✅") && card;
+      });
+      assert.deepEqual(finished.body.elements, [{ tag: "markdown", content: "✅ phase **two**" }]);
+      assert.equal(finished.header.template, "green");
+      // The record is written when the card update returns, just after the emulator applied it.
+      let progress = await recordOf(rig, D.team, progressId);
+      for (let i = 0; i < 50 && progress.status !== "sent"; i++) {
+        progress = await recordOf(rig, D.team, progressId);
+      }
+      assert.equal(progress.status, "sent");
+      assert.equal(progress.placeholder, true);
       assert.equal((progress.content as Record<string, unknown>).type, "card");
-      assert.match(String(progress.text), /phase \*\*two\*\*/);
+      assert.match(String(progress.text), /✅ phase \*\*two\*\*/);
       const durable = await recordOf(rig, D.team, String(final.message_id));
       assert.equal(durable.status, "sent");
       assert.deepEqual(durable.content, { type: "text", text: "durable final" });
+    },
+  );
+
+  await t.step(
+    "a reply finishes the chat's open progress cards once each; a second placeholder does not",
+    async () => {
+      const target = await rig.inbound({
+        user: D.alice.openId,
+        chat: D.aliceP2p,
+        text: "long job",
+      });
+      const open = async (text: string) => {
+        const sent = await rig.call("send", {
+          receive_id: D.alice.openId,
+          text,
+          placeholder: true,
+        });
+        return String(sent.message_id).split(":").at(-1)!;
+      };
+      const frame = (id: string) =>
+        JSON.parse(rig.emu.messages(D.aliceP2p).find((m) => m.messageId === id)!.content).body
+          .elements[0].content;
+      const first = await open("step one");
+      const second = await open("step two");
+      assert.equal(frame(first), "⏳ step one", "a new placeholder is not an answer");
+      const patches = () => rig.emu.requests({ method: "PATCH" }).length;
+      const before = patches();
+      await rig.call("reply", { message_id: target.id, text: "all done" });
+      await rig.emu.waitFor(() => frame(first).startsWith("✅") && frame(second).startsWith("✅"));
+      assert.equal(frame(first), "✅ step one");
+      assert.equal(frame(second), "✅ step two");
+      assert.equal(patches() - before, 2, "one card update per open progress card");
+      // Finished cards are not finished again by the next answers, even at once.
+      await Promise.all([
+        rig.call("send", { receive_id: D.alice.openId, text: "one more thing" }),
+        rig.call("send", { receive_id: D.alice.openId, text: "and again" }),
+      ]);
+      await rig.call("send", { receive_id: D.alice.openId, text: "and another" });
+      assert.equal(patches() - before, 2);
     },
   );
 

@@ -44,6 +44,8 @@ export const READ_KEYS = [
   "create_time_ms",
   "edited_at",
   "edited_message_ids",
+  "placeholder",
+  "finished_at",
   "deleted_at",
   "deleted_message_ids",
   "parent_id",

@@ -5,7 +5,9 @@
  * content over the group (same chunk count: each edited; fewer: the extra
  * ones deleted; more: refused before any I/O); a progress card stays a
  * progress card. Every call goes through the account's outbox in the chat's
- * lane; an edit of a progress card waits behind the chat's answers.
+ * lane; an edit of a progress card waits behind the chat's answers. Once an
+ * answer lands in a chat, its open progress cards get their finished frame
+ * (`finishProgress`), so none is left showing ⏳ after the work is done.
  * @module
  */
 
@@ -15,7 +17,9 @@ import type { DeleteInput, EditInput } from "../mcp/family/mod.ts";
 import {
   applyLifecycle,
   checkOutboundTextCap,
+  type EditPlan,
   type EditResult,
+  finishedProgressContent,
   type LifecycleInput,
   lifecycleResponse,
   type MemberOutcome,
@@ -80,8 +84,29 @@ export async function edit(
     { record: target.stored?.record, group: target.group },
     content,
   );
+  const { outcomes, at } = await runEdit(ctx, target, plan);
+  return withWarnings(
+    lifecycleResponse({
+      operation: "edit",
+      outcomes,
+      at,
+      messageId: target.messageId,
+      contentType: plan.contentType,
+      placeholder: plan.placeholder,
+    }),
+    plan.degradations,
+  );
+}
+
+/** Sends a planned edit, one attempt per member, and records it. */
+async function runEdit(
+  ctx: ActionContext,
+  target: Target,
+  plan: EditPlan,
+  finished = false,
+): Promise<{ outcomes: MemberOutcome[]; at: number }> {
   const outbox = target.account.outbox;
-  const priority = plan.placeholder ? PRIORITY.update : PRIORITY.answer;
+  const priority = plan.placeholder || finished ? PRIORITY.update : PRIORITY.answer;
   const outcomes: MemberOutcome[] = [];
   for (const op of plan.operations) {
     const { chatId, messageId } = parseCompoundId(op.messageId);
@@ -100,19 +125,54 @@ export async function edit(
     operation: "edit",
     outcomes,
     at,
-    edit: { content: plan.content, placeholder: plan.placeholder },
+    edit: { content: plan.content, placeholder: plan.placeholder || finished, finished },
   });
-  return withWarnings(
-    lifecycleResponse({
-      operation: "edit",
-      outcomes,
-      at,
-      messageId: target.messageId,
-      contentType: plan.contentType,
-      placeholder: plan.placeholder,
-    }),
-    plan.degradations,
-  );
+  return { outcomes, at };
+}
+
+/** How far back in a chat an open progress card is looked for. */
+const PROGRESS_LOOKBACK = 20;
+
+/**
+ * Progress cards being finished, per store (one per service): the record
+ * turns `sent` only once the card update returns, and an answer sent
+ * meanwhile must not finish the same card again.
+ */
+const finishing = new WeakMap<object, Set<string>>();
+
+/**
+ * Gives the chat's open progress cards (among its last records) their
+ * finished frame, after an answer landed there. Not awaited by the answer:
+ * the card updates wait behind it in the chat's lane; a failure is logged
+ * and the card stays open (the agent can still edit it).
+ */
+export function finishProgress(ctx: ActionContext, account: Account, chatId: string): void {
+  let busy = finishing.get(ctx.store);
+  if (!busy) finishing.set(ctx.store, busy = new Set());
+  const open = ctx.store.records.listChat(account.alias, chatId, PROGRESS_LOOKBACK)
+    .filter((r) => r.kind === "sent" && r.status === "placeholder");
+  for (const stored of open) {
+    const key = `${account.alias}\u0000${stored.id}`;
+    const content = "content" in stored.record
+      ? finishedProgressContent(stored.record.content)
+      : null;
+    if (content === null || busy.has(key)) continue;
+    busy.add(key);
+    const { messageId, group } = resolveChunkGroup(stored.id, stored.record);
+    const target: Target = { account, stored, messageId, group };
+    // Planned as a plain card edit: the progress wrapping would put the hourglass back.
+    const plain = { ...stored.record, placeholder: false, status: "sent" };
+    ctx.outbound.planner.planEdit({ record: plain, group }, content)
+      .then((plan) => runEdit(ctx, target, plan, true))
+      .catch((err) =>
+        ctx.deps.log.warn("progress card not finished", {
+          account: account.alias,
+          id: stored.id,
+          error: err instanceof Error ? err.message : String(err),
+        })
+      )
+      .finally(() => busy.delete(key));
+  }
 }
 
 /** Runs `delete`. */

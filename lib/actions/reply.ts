@@ -15,6 +15,7 @@ import { persistSent, sendContext, withWarnings } from "./_outgoing.ts";
 import { gateMessage } from "./_gate.ts";
 import { checkContentIds, parseMessageRef, requireMessageRecord } from "./_targets.ts";
 import { type ActionContext, resolveAccount } from "./context.ts";
+import { finishProgress } from "./lifecycle.ts";
 
 /** Runs `reply`. */
 export async function reply(
@@ -55,5 +56,6 @@ export async function reply(
   // Neither is awaited: they wait their turn in the chat's lane; the result does not.
   if (out.complete) void markDone(presence, { chatId: target.chatId, messageId: target.messageId });
   stopTyping(presence, target.chatId);
+  finishProgress(ctx, account, target.chatId);
   return withWarnings(out.result, out.degradations, saveWarning);
 }

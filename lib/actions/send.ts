@@ -1,7 +1,8 @@
 /**
  * `send`: a new message to a user or chat, optionally as a native
  * progress card, through the outbound send entry; then the sent record, the
- * chat's Typing removed, and the result.
+ * chat's Typing removed, its open progress cards finished (for an answer),
+ * and the result.
  * @module
  */
 
@@ -13,6 +14,7 @@ import { stopTyping, stopTypingByTarget } from "../presence/mod.ts";
 import { gateSend } from "./_gate.ts";
 import { persistSent, sendContext, withWarnings } from "./_outgoing.ts";
 import { checkContentIds, checkReceiveId } from "./_targets.ts";
+import { finishProgress } from "./lifecycle.ts";
 import { type ActionContext, resolveAccount } from "./context.ts";
 
 /** Runs `send`. */
@@ -42,5 +44,7 @@ export async function send(ctx: ActionContext, input: SendInput): Promise<Record
   else stopTypingByTarget(presence, receiveId, receiveIdType);
   if (out.kind === "failed") throw out.error;
   const saveWarning = persistSent(ctx, account.alias, out);
+  // An answer (not a new progress card) ends the chat's open progress cards.
+  if (out.chatId && input.placeholder !== true) finishProgress(ctx, account, out.chatId);
   return withWarnings(out.result, out.degradations, saveWarning);
 }

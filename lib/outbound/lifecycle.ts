@@ -90,6 +90,8 @@ export function lifecycleEntry(input: LifecycleInput): JsonObject {
 export interface EditResult {
   content: NormalisedContent;
   placeholder: boolean;
+  /** A progress card's finished frame: it stays a progress card but is no longer open (`sent`). */
+  finished?: boolean;
 }
 
 /**
@@ -117,12 +119,13 @@ export function applyLifecycle<T extends object>(
     content: structuredClone(edit.content.recordContent),
     message_type: edit.content.messageType,
     text: edit.content.previewText,
-    status: edit.placeholder ? "placeholder" : "sent",
+    status: edit.placeholder && !edit.finished ? "placeholder" : "sent",
     edited_at: at,
     edited_message_ids: ok.filter((id) => !removed.has(id)),
     lifecycle,
   };
   if (edit.placeholder) fields.placeholder = true;
+  if (edit.finished) fields.finished_at = at;
   if (removed.size > 0) {
     const kept = input.outcomes.filter((o) => !o.removed).map((o) => o.messageId);
     const keptProvider = new Set(kept.map((id) => parseCompoundId(id).messageId));

@@ -2,7 +2,7 @@
  * The sandbox's demo agent: an MCP client without an LLM. It spawns the
  * bridge, listens to its Claude-channel pushes and answers through the
  * `feishu` tool, so a newcomer sees the whole loop: a markdown reply, a
- * progress card it updates and finishes, a card with buttons, attachments seen.
+ * progress card it updates (the bridge finishes it), a card with buttons, attachments seen.
  * @module
  */
 
@@ -35,7 +35,7 @@ export function toolCaller(client: Client): ToolCall {
 export const HELP = [
   "**I am the sandbox demo agent** (no LLM: I react to keywords).",
   "",
-  "- `progress` — a progress card I update in phases and then mark done, and the final answer as its own message",
+  "- `progress` — a progress card I update in phases, the final answer as its own message (the bridge then marks the card done)",
   "- `card` — a card with buttons: click one and I edit the card to show your choice",
   "- `table` — markdown with a table and code",
   "- send an image or a file — I tell you where the bridge stored it",
@@ -45,19 +45,6 @@ export const HELP = [
   "`/status`, `/kanban`, `/clear` and the others for the agent's owners (here Alice; " +
   "Bob, in the Team group, is told that only owners may).",
 ].join("\n");
-
-/** A frame of the demo's progress card: a phase in progress, or the finished state. */
-function progressCard(phase: string, done: boolean): Record<string, unknown> {
-  return {
-    schema: "2.0",
-    config: { update_multi: true },
-    header: {
-      title: { tag: "plain_text", content: done ? "Done" : "Working on it" },
-      template: done ? "green" : "blue",
-    },
-    body: { elements: [{ tag: "markdown", content: `${done ? "✅" : "⏳"} ${phase}` }] },
-  };
-}
 
 /** The choice a click on the demo card carries (`{"demo": …}`), or null. */
 function demoChoice(content: string): string | null {
@@ -127,35 +114,24 @@ export async function answer(push: ChannelPush, call: ToolCall): Promise<void> {
     return;
   }
   if (lower.includes("progress")) {
-    // Its own card, not a `placeholder` one: a placeholder stays "in progress"
-    // (every edit of it is a phase), while this one ends in a finished frame.
-    const started = Date.now();
-    const frame = (phase: string, done = false) => ({
-      type: "card",
-      card: progressCard(phase, done),
-    });
+    // A native progress card, as the manual asks: phases by edit, the answer as
+    // its own message; the bridge gives the card its finished frame after it.
     const card = await call("send", {
       receive_id: push.meta.chat_id!,
       receive_id_type: "chat_id",
-      content: frame("Reading your request (1/3)…"),
+      text: "Reading your request (1/3)…",
+      placeholder: true,
     });
     const cardId = card.message_id as string | undefined;
-    for (const phase of ["Looking things up (2/3)…", "Writing the answer (3/3)…"]) {
+    for (const phase of ["Looking things up (2/3)…", "Writing the answer (3/3)"]) {
       await new Promise((r) => setTimeout(r, 1200));
-      if (cardId) await call("edit", { message_id: cardId, content: frame(phase) });
+      if (cardId) await call("edit", { message_id: cardId, text: phase });
     }
     await reply({
       type: "markdown",
       markdown:
         "**Done.** The progress card above showed the phases; this is the final answer, sent as its own message.",
     });
-    const seconds = ((Date.now() - started) / 1000).toFixed(1);
-    if (cardId) {
-      await call("edit", {
-        message_id: cardId,
-        content: frame(`All 3 steps done in ${seconds} s; the answer is below.`, true),
-      });
-    }
     return;
   }
   if (lower.includes("card")) {
