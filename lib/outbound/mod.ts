@@ -36,7 +36,7 @@ export {
 export { chunkUuids } from "./idempotency.ts";
 export { PRIORITY } from "./scheduler.ts";
 export type { EditPlan } from "./edit_plan.ts";
-export { finishedProgressContent } from "./progress.ts";
+export { finishedProgressContent } from "./edit_plan.ts";
 export { createOutbox, type Outbox } from "./outbox.ts";
 export { type Degradation, splitMarkdown, splitText } from "./markdown/mod.ts";
 export type { DeliveryRoute } from "./deliver.ts";

@@ -5,7 +5,7 @@
  * @module
  */
 
-import { finishedProgressCard, progressCard, type ProgressCardOptions } from "../../cards/mod.ts";
+import { progressCard, type ProgressCardOptions } from "../../cards/mod.ts";
 import { BridgeError } from "../core/mod.ts";
 import { cardPreview } from "./preview.ts";
 import type { NormalisedContent } from "./types.ts";
@@ -56,35 +56,6 @@ export function wrapProgressCard(
     type: "card",
     recordContent: { type: "card", card },
     previewText: cardPreview(card),
-    messageType: "interactive",
-  };
-}
-
-/**
- * The finished frame of a progress card from its record `content` (`{type:
- * "card", card}`), as content an edit can carry; null when the record does
- * not hold one of our progress cards.
- *
- * @example
- * ```ts
- * import { finishedProgressContent, wrapProgressCard } from "./progress.ts";
- * const text = { type: "text", recordContent: { type: "text", text: "step 2" }, previewText: "step 2", messageType: "text" } as const;
- * const open = wrapProgressCard(text, { mode: "send" });
- * if (finishedProgressContent(open.recordContent)?.previewText !== "LingTai\n✅ step 2") throw new Error();
- * if (finishedProgressContent({ type: "text", text: "x" }) !== null) throw new Error();
- * ```
- */
-export function finishedProgressContent(recordContent: unknown): NormalisedContent | null {
-  const card = (recordContent as { type?: unknown; card?: unknown } | null)?.type === "card"
-    ? (recordContent as { card?: unknown }).card
-    : undefined;
-  if (typeof card !== "object" || card === null || Array.isArray(card)) return null;
-  const done = finishedProgressCard(card as Record<string, unknown>);
-  if (done === null) return null;
-  return {
-    type: "card",
-    recordContent: { type: "card", card: done },
-    previewText: cardPreview(done),
     messageType: "interactive",
   };
 }
