@@ -131,13 +131,51 @@ function senderName(ctx: ActionContext, alias: string, r: StoredRecord): string 
 /** The longest `search` pattern, in code points; a longer one is INVALID_ARGUMENT. */
 export const SEARCH_PATTERN_MAX_CODE_POINTS = 1000;
 
-/** `check`: conversations with unread counts, newest first. */
+/** How many of the most recent conversations `check` lists besides the unread ones. */
+export const CHECK_RECENT = 50;
+/** At most this many conversations in one `check` answer, unread ones first. */
+export const CHECK_MAX = 200;
+
+/**
+ * The conversations `check` lists, newest first: every one with unread
+ * messages and the {@link CHECK_RECENT} most recent, at most
+ * {@link CHECK_MAX} in all (the newest unread ones win), so a long-lived bot
+ * with hundreds of chats answers in milliseconds and the agent reads a page,
+ * not a directory.
+ *
+ * @example
+ * ```ts
+ * import { checkSelection } from "./inbox.ts";
+ * const convs = Array.from({ length: 60 }, (_, i) => ({ unread: i === 59 ? 1 : 0 }));
+ * const picked = checkSelection(convs);
+ * if (picked.length !== 51 || picked.at(-1) !== convs[59]) throw new Error();
+ * ```
+ */
+export function checkSelection<T extends { unread: number }>(convs: readonly T[]): T[] {
+  const keep = new Set<T>();
+  for (const c of convs) {
+    if (keep.size >= CHECK_MAX) break;
+    if (c.unread > 0) keep.add(c);
+  }
+  for (const c of convs.slice(0, CHECK_RECENT)) {
+    if (keep.size >= CHECK_MAX) break;
+    keep.add(c);
+  }
+  return convs.filter((c) => keep.has(c));
+}
+
+/**
+ * `check`: conversations with unread counts, newest first (see
+ * {@link checkSelection}); `total` counts the messages of every conversation,
+ * and `omitted_conversations` those not listed.
+ */
 export function check(ctx: ActionContext, input: CheckInput): Record<string, unknown> {
   const acct = resolveAccount(ctx, input.account);
   const convs = ctx.store.records.conversations(acct.alias);
   let total = 0;
-  const conversations = convs.map((c) => {
-    total += c.total;
+  for (const c of convs) total += c.total;
+  const listed = checkSelection(convs);
+  const conversations = listed.map((c) => {
     const r = c.newest;
     const outgoing = r.direction === "outgoing";
     const openId = outgoing ? "" : r.fromOpenId ?? "";
@@ -155,7 +193,10 @@ export function check(ctx: ActionContext, input: CheckInput): Record<string, unk
       unread: c.unread,
     };
   });
-  return { status: "ok", total, conversations };
+  const omitted = convs.length - listed.length;
+  return omitted > 0
+    ? { status: "ok", total, conversations, omitted_conversations: omitted }
+    : { status: "ok", total, conversations };
 }
 
 /**
