@@ -70,7 +70,8 @@ function renderHeader(): void {
     byId("chat-title").textContent = name;
     byId("chat-sub").textContent = sub;
   }
-  byId("mention-toggle").hidden = mode === "p2p";
+  // No @bot in a DM, nor where the bot is not a member (Feishu offers no such mention).
+  byId("mention-toggle").hidden = mode === "p2p" || !chat?.bot_member;
   byId("mention-name").textContent = `@${state?.app.bot_name ?? "bot"}`;
   renderChatControls(chat, state, view.viewer);
   byId<HTMLTextAreaElement>("composer-input").placeholder = chat?.dissolved
@@ -252,6 +253,7 @@ setupComposer(() => {
     chatId: view.chatId,
     mode: currentMode(),
     botName: view.state.app.bot_name,
+    botMember: currentChat()?.bot_member === true,
     replyTo: view.replyTo,
   };
 }, () => {
