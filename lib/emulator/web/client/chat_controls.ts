@@ -24,6 +24,8 @@ export interface ControlsPage {
   chat(): PageChat | undefined;
 }
 
+let drawn: string | undefined;
+
 /** Draws the header buttons, the notice and the composer's state for `chat`. */
 export function renderChatControls(
   chat: PageChat | undefined,
@@ -33,9 +35,9 @@ export function renderChatControls(
   const controls = byId("chat-controls");
   const html = chat && state ? chatControlsHtml(chat, state, viewer) : "";
   // Rewritten only when it changed, so a refresh never swallows a click in flight.
-  if (controls.dataset.html !== html) {
+  if (drawn !== html) {
     controls.innerHTML = html;
-    controls.dataset.html = html;
+    drawn = html;
   }
   const notice = chat && state ? chatNotice(chat, state) : undefined;
   const banner = byId("banner");
