@@ -9,6 +9,7 @@
 
 import { userReacts } from "./actions.ts";
 import { clickCard } from "./clicks.ts";
+import { handleChatControl } from "./control_chats.ts";
 import type { Core } from "./core.ts";
 import { type EventEnv, pushMessageEvent } from "./events.ts";
 import { DEFAULT_IDS } from "./fixtures.ts";
@@ -59,6 +60,8 @@ function stateView(world: World): unknown {
       chat_mode: c.mode,
       members: [...c.members],
       bot_member: c.bots.has(app.appId),
+      owner_id: c.ownerOpenId,
+      dissolved: c.dissolvedAt !== undefined,
     })),
   };
 }
@@ -262,6 +265,8 @@ export async function handleControl(
       return reply({ event_id: r.eventId });
     }
     if (req.method === "POST" && path === "/__emu/api/click") return await click(env, body);
+    const moderated = handleChatControl(env, req.method, path, body);
+    if (moderated) return moderated;
     const regs = env.registrations;
     if (req.method === "GET" && path === "/__emu/api/registrations") {
       return reply({ items: regs.all.map((r) => registrationView(regs.find(r.deviceCode))) });

@@ -60,6 +60,29 @@ export function react(
   return call("/__emu/api/react", input);
 }
 
+/** A user recalls their own message; answers the pushed event id (null when the bot is out). */
+export function recallMessage(
+  input: { user_id: string; message_id: string },
+): Promise<{ event_id: string | null }> {
+  return call("/__emu/api/recall", input);
+}
+
+/** A member adds the bot to a group or removes it. */
+export function setBotPresent(
+  chatId: string,
+  input: { present: boolean; operator: string },
+): Promise<{ event_id: string }> {
+  return call(`/__emu/api/chats/${encodeURIComponent(chatId)}/bot`, input);
+}
+
+/** The group's owner dissolves it. */
+export function dissolveGroup(
+  chatId: string,
+  input: { operator: string },
+): Promise<{ event_ids: string[] }> {
+  return call(`/__emu/api/chats/${encodeURIComponent(chatId)}/dissolve`, input);
+}
+
 /** What `/__emu/api/click` takes: the user, the card and the `action` of the callback. */
 export interface ClickInput {
   user_id: string;

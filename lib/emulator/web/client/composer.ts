@@ -15,6 +15,8 @@ export interface Target {
   chatId: string;
   mode: string;
   botName: string;
+  /** False when the bot is not in the chat: nothing can mention it. */
+  botMember: boolean;
   replyTo?: { id: string; inThread: boolean };
 }
 
@@ -38,7 +40,8 @@ export function setupComposer(
       ...(t.replyTo ? { reply_to: t.replyTo.id, in_thread: t.replyTo.inThread } : {}),
       ...extra,
     };
-    if (body.text !== undefined) {
+    // Where the bot is not a member, a typed "@EmuBot" stays plain text.
+    if (body.text !== undefined && t.botMember) {
       const m = extractBotMention(body.text, t.botName);
       body.text = m.text;
       body.mention_bot = group && (mention.checked || m.bot);

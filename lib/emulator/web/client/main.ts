@@ -5,7 +5,9 @@
  * text, images and files, reply and reply in threads, react, and use cards
  * (buttons, forms, menus and inputs send a real `card.action.trigger` to the
  * bot; its toast shows and a replacement card re-renders; see `cards.ts`),
- * and approve or deny an app registration as the chosen user (`registrations.ts`).
+ * approve or deny an app registration as the chosen user (`registrations.ts`),
+ * recall one's own messages, and remove or add the bot and dissolve a group
+ * from the chat header (`chat_controls.ts`).
  * Bundled into `_app_bundle.js` by `build.ts`.
  * @module
  */
@@ -20,8 +22,9 @@ import {
   type PageState,
   renderEntry,
 } from "../render/mod.ts";
-import { fetchMessages, fetchState, react } from "./api.ts";
+import { fetchMessages, fetchState, react, recallMessage } from "./api.ts";
 import { type CardPage, onCardButton, setupCardFields } from "./cards.ts";
+import { renderChatControls, setupChatControls } from "./chat_controls.ts";
 import { setupComposer } from "./composer.ts";
 import { byId } from "./dom.ts";
 import { renderRegistrations, setupRegistrations } from "./registrations.ts";
@@ -45,8 +48,12 @@ function formatTime(ms: number): string {
   return new Date(ms).toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" });
 }
 
+function currentChat() {
+  return view.state?.chats.find((c) => c.chat_id === view.chatId);
+}
+
 function currentMode(): string {
-  return view.state?.chats.find((c) => c.chat_id === view.chatId)?.chat_mode ?? "p2p";
+  return currentChat()?.chat_mode ?? "p2p";
 }
 
 function saveHash(): void {
@@ -63,13 +70,13 @@ function renderHeader(): void {
     byId("chat-title").textContent = name;
     byId("chat-sub").textContent = sub;
   }
-  byId("mention-toggle").hidden = mode === "p2p";
+  // No @bot in a DM, nor where the bot is not a member (Feishu offers no such mention).
+  byId("mention-toggle").hidden = mode === "p2p" || !chat?.bot_member;
   byId("mention-name").textContent = `@${state?.app.bot_name ?? "bot"}`;
-  const banner = byId("banner");
-  banner.hidden = !chat || chat.bot_member;
-  banner.textContent = `${state?.app.bot_name ?? "The bot"} is not in this chat: ` +
-    "messages are stored but no event reaches the bot.";
-  byId<HTMLTextAreaElement>("composer-input").placeholder = mode === "topic"
+  renderChatControls(chat, state, view.viewer);
+  byId<HTMLTextAreaElement>("composer-input").placeholder = chat?.dissolved
+    ? "This group was dissolved"
+    : mode === "topic"
     ? "Start a new topic…"
     : `Message ${chat && state ? chatLabel(chat, state).name : ""}…`;
 }
@@ -94,6 +101,7 @@ function renderTimeline(): void {
     byId: byIdMap,
     formatTime,
     mode: currentMode(),
+    readOnly: currentChat()?.dissolved === true,
   };
   const entries = layoutTimeline(view.messages, options.mode).map((e): [string, string] => [
     e.message.message_id,
@@ -180,6 +188,14 @@ async function onAction(button: HTMLButtonElement, messageId: string): Promise<v
     byId("composer-input").focus();
     return;
   }
+  if (act === "recall") {
+    try {
+      await recallMessage({ user_id: view.viewer, message_id: messageId });
+    } catch (e) {
+      showToast({ type: "error", content: e instanceof Error ? e.message : String(e) });
+    }
+    return;
+  }
   if (act === "react") {
     const emoji = button.dataset.emoji ?? "";
     const msg = view.messages.find((m) => m.message_id === messageId);
@@ -212,6 +228,7 @@ timeline.addEventListener("click", (e) => {
 });
 setupCardFields(timeline, cardPage);
 setupRegistrations(byId("registrations"), () => view.viewer);
+setupChatControls({ viewer: () => view.viewer, chat: currentChat });
 
 byId("chat-list").addEventListener("click", (e) => {
   const item = (e.target as Element).closest<HTMLElement>("[data-chat-id]");
@@ -236,6 +253,7 @@ setupComposer(() => {
     chatId: view.chatId,
     mode: currentMode(),
     botName: view.state.app.bot_name,
+    botMember: currentChat()?.bot_member === true,
     replyTo: view.replyTo,
   };
 }, () => {

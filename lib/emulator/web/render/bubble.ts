@@ -1,7 +1,8 @@
 /**
  * A message as the page shows it — avatar, sender, time, "edited", the
  * quoted parent, the body (or "This message was recalled"), the last card
- * toast, reaction chips and hover actions — and a timeline entry (a message
+ * toast, reaction chips and hover actions (Recall on the viewer's own
+ * messages) — and a timeline entry (a message
  * with its thread). Buttons carry `data-act` for the page script.
  * @module
  */
@@ -24,6 +25,8 @@ export interface BubbleOptions {
   formatTime?: (ms: number) => string;
   /** Chat mode: "p2p", "group" or "topic". */
   mode?: string;
+  /** A chat nobody can act in any more (dissolved): no hover actions. */
+  readOnly?: boolean;
 }
 
 function utcTime(ms: number): string {
@@ -71,7 +74,7 @@ function reactions(msg: PageMessage, o: BubbleOptions): string {
 }
 
 function actions(msg: PageMessage, o: BubbleOptions, inThread: boolean): string {
-  if (msg.deleted) return "";
+  if (msg.deleted || o.readOnly) return "";
   const picker = PICKER_EMOJIS.map((e) =>
     `<button type="button" data-act="react" data-emoji="${e}" title="${e}">${
       emojiGlyph(e)
@@ -80,8 +83,12 @@ function actions(msg: PageMessage, o: BubbleOptions, inThread: boolean): string 
   const thread = !inThread && o.mode !== "topic"
     ? `<button type="button" data-act="thread">Reply in thread</button>`
     : "";
+  // People recall only what they sent themselves (the group owner's power is the API's).
+  const recall = msg.sender.type === "user" && o.viewer !== undefined && msg.sender.id === o.viewer
+    ? `<button type="button" data-act="recall" title="Recall this message">Recall</button>`
+    : "";
   return `<div class="msg-actions"><button type="button" data-act="reply">Reply</button>${thread}` +
-    `<span class="picker">${picker}</span></div>`;
+    `${recall}<span class="picker">${picker}</span></div>`;
 }
 
 function quote(msg: PageMessage, o: BubbleOptions, inThread: boolean): string {

@@ -120,6 +120,31 @@ Deno.test("renderBubble() shows a recalled message without its content or action
   assert.ok(!html.includes("msg-actions"));
 });
 
+Deno.test("renderBubble() offers Recall only on the viewer's own messages", () => {
+  const recall =
+    '<button type="button" data-act="recall" title="Recall this message">Recall</button>';
+  const mine = msg("m");
+  assert.ok(renderBubble(mine, { state, byId: new Map(), viewer: "ou_alice" }).includes(recall));
+  assert.ok(!renderBubble(mine, { state, byId: new Map(), viewer: "ou_bob" }).includes(recall));
+  assert.ok(!renderBubble(mine, { state, byId: new Map() }).includes(recall));
+  // A bot whose app id happens to equal the viewer string is still no person.
+  const fromBot = msg("b", { sender: { ...bot, id: "ou_alice" } });
+  assert.ok(
+    !renderBubble(fromBot, { state, byId: new Map(), viewer: "ou_alice" }).includes(recall),
+  );
+});
+
+Deno.test("renderBubble() in a read-only (dissolved) chat shows no actions", () => {
+  const html = renderBubble(msg("m"), {
+    state,
+    byId: new Map(),
+    viewer: "ou_alice",
+    readOnly: true,
+  });
+  assert.ok(html.includes("text m"));
+  assert.ok(!html.includes("msg-actions"));
+});
+
 Deno.test("renderBubble() shows the last card toast under the card", () => {
   const card = msg("c", {
     msg_type: "interactive",

@@ -28,7 +28,8 @@ export function chatLabel(chat: PageChat, state: PageState): { name: string; sub
     return { name: state.app.bot_name, sub: `Direct message · ${users.join(", ")}` };
   }
   const kind = chat.chat_mode === "topic" ? "Topic group" : "Group";
-  return { name: chat.name || chat.chat_id, sub: `${kind} · ${chat.members.length} members` };
+  const sub = `${kind} · ${chat.members.length} members${chat.dissolved ? " · dissolved" : ""}`;
+  return { name: chat.name || chat.chat_id, sub };
 }
 
 /**

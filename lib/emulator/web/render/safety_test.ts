@@ -7,6 +7,7 @@
 import assert from "node:assert/strict";
 import fc from "fast-check";
 import { renderCard } from "./card.ts";
+import { chatControlsHtml } from "./chat_controls.ts";
 import { renderMarkdown } from "./markdown.ts";
 import { renderBody } from "./message.ts";
 import { renderPost } from "./post.ts";
@@ -76,6 +77,7 @@ const ATTRS = new Set([
   "data-tag",
   "data-form",
   "data-form-action",
+  "data-control",
   "placeholder",
   "value",
   "selected",
@@ -270,6 +272,28 @@ Deno.test("renderBody() emits only the page's own tags for any message type and 
   );
   fc.assert(
     fc.property(type, content, (t, c) => assertSafe(renderBody({ msg_type: t, content: c }, ctx))),
+    RUNS,
+  );
+});
+
+Deno.test("chatControlsHtml() emits only the page's own tags for any bot name", () => {
+  fc.assert(
+    fc.property(nasty, fc.boolean(), (name, bot_member) => {
+      const state = {
+        app: { app_id: "cli", bot_open_id: "ou_b", bot_name: name },
+        users: [],
+        chats: [],
+      };
+      const chat = {
+        chat_id: name,
+        name,
+        chat_mode: "group",
+        members: ["ou_a"],
+        bot_member,
+        owner_id: "ou_a",
+      };
+      assertSafe(chatControlsHtml(chat, state, "ou_a"));
+    }),
     RUNS,
   );
 });

@@ -18,6 +18,10 @@ export interface PageChat {
   chat_mode: "p2p" | "group" | "topic" | string;
   members: string[];
   bot_member: boolean;
+  /** The group's owner (open_id). */
+  owner_id?: string;
+  /** True once the group was dissolved: nobody can post in it. */
+  dissolved?: boolean;
 }
 
 /** The whole `/__emu/api/state` answer. */

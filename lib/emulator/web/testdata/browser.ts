@@ -138,6 +138,11 @@ export class Browser implements AsyncDisposable {
     });
   }
 
+  /** Accepts the next `confirm`/`alert` the page opens (otherwise it is dismissed). */
+  async acceptNextDialog(): Promise<void> {
+    await this.#send({ op: "acceptDialog" });
+  }
+
   /** Closes the browser and waits for the driver to exit. */
   close(): Promise<void> {
     this.#closed ??= this.#shutdown();

@@ -31,6 +31,7 @@ export interface DriverCommand {
     | "count"
     | "screenshot"
     | "setFiles"
+    | "acceptDialog"
     | "close";
   selector?: string;
   hasText?: string;
@@ -98,6 +99,10 @@ async function run(page: Page, c: DriverCommand): Promise<unknown> {
       await locate(page, c).first().setInputFiles({ name: f.name, mimeType: f.mimeType, buffer });
       return null;
     }
+    case "acceptDialog":
+      // Playwright dismisses every dialog nobody listens for; accept just the next one.
+      page.once("dialog", (dialog) => void dialog.accept());
+      return null;
     case "close":
       return null;
   }
