@@ -12,6 +12,7 @@
  */
 
 import { join } from "node:path";
+import { isLocked, lockFile } from "../store/mod.ts";
 
 /** Where the sandbox writes its config, beside the bridge's state. */
 export const SANDBOX_CONFIG = "sandbox-config.json";
@@ -51,66 +52,28 @@ export function claimWorkdir(dir: string): ClaimedWorkdir {
   }
   const emulatorDir = join(dir, EMULATOR_DIR);
   Deno.mkdirSync(emulatorDir, { recursive: true });
-  const path = join(emulatorDir, "sandbox.lock");
-  const file = Deno.openSync(path, { read: true, write: true, create: true });
-  if (!file.tryLockSync(true)) {
-    file.close();
-    let holder = "";
-    try {
-      holder = Deno.readTextFileSync(path).trim();
-    } catch {
-      // unreadable: say nothing about the holder
-    }
+  const lock = lockFile(join(emulatorDir, "sandbox.lock"));
+  if ("holder" in lock) {
     throw new Error(
-      `Another sandbox already runs on ${dir}${holder ? ` (${holder})` : ""}: ` +
+      `Another sandbox already runs on ${dir}${lock.holder ? ` (${lock.holder})` : ""}: ` +
         "stop it first, or pass another --workdir.",
     );
   }
-  const write = (text: string) => {
-    file.truncateSync(0);
-    file.seekSync(0, Deno.SeekMode.Start);
-    file.writeSync(new TextEncoder().encode(text));
-  };
-  if (bridgeRuns(join(dir, "feishu", "server.lock"))) {
-    file.close(); // and with it the lock
+  const bridgeLock = join(dir, "feishu", "server.lock");
+  if (isLocked(bridgeLock)) {
+    lock.release();
     throw new Error(
-      `A bridge already runs on ${dir} (lock ${join(dir, "feishu", "server.lock")}): stop it ` +
+      `A bridge already runs on ${dir} (lock ${bridgeLock}): stop it ` +
         "(or the MCP client that started it) first, or pass another --workdir.",
     );
   }
-  write(`pid ${Deno.pid}`);
-  let held = true;
+  lock.note(`pid ${Deno.pid}`);
   return {
     dir,
     emulatorDir,
-    describe: (url) => write(`pid ${Deno.pid}, ${url}/`),
-    release: () => {
-      if (!held) return;
-      held = false;
-      try {
-        file.unlockSync();
-      } finally {
-        file.close();
-      }
-    },
+    describe: (url) => lock.note(`pid ${Deno.pid}, ${url}/`),
+    release: lock.release,
   };
-}
-
-/** True when a bridge holds its workdir lock at `path` (a missing lock file: none does). */
-function bridgeRuns(path: string): boolean {
-  let file: Deno.FsFile;
-  try {
-    file = Deno.openSync(path, { read: true, write: true });
-  } catch {
-    return false;
-  }
-  try {
-    const free = file.tryLockSync(true);
-    if (free) file.unlockSync();
-    return !free;
-  } finally {
-    file.close();
-  }
 }
 
 /**

@@ -50,27 +50,51 @@ export async function acquireWorkdirLock(
 export function lockWorkdir(stateDir: string): WorkdirLock {
   Deno.mkdirSync(stateDir, { recursive: true });
   const path = join(stateDir, "server.lock");
+  const lock = lockFile(path);
+  if ("holder" in lock) {
+    throw new Error(
+      `Another feishu-mcp server already runs on this workdir (lock ${path}${
+        lock.holder ? `, pid ${lock.holder}` : ""
+      })`,
+    );
+  }
+  lock.note(String(Deno.pid));
+  return { path, release: lock.release };
+}
+
+/** An exclusive lock on one file, held by this process, whose text says who holds it. */
+export interface FileLock {
+  /** Replaces the file's text (who holds it, for the message a later taker gets). */
+  note(text: string): void;
+  /** Frees the lock (once; later calls do nothing). */
+  release(): void;
+}
+
+/**
+ * Takes an exclusive lock on `path` (created if missing), or says who holds
+ * it: the file's text, "" when unreadable. The OS drops the lock when the
+ * process dies, so a crash never leaves it taken.
+ */
+export function lockFile(path: string): FileLock | { holder: string } {
   const file = Deno.openSync(path, { read: true, write: true, create: true });
   if (!file.tryLockSync(true)) {
+    file.close();
     let holder = "";
     try {
       holder = Deno.readTextFileSync(path).trim();
     } catch {
-      holder = "";
+      // unreadable: nothing to say about the holder
     }
-    file.close();
-    throw new Error(
-      `Another feishu-mcp server already runs on this workdir (lock ${path}${
-        holder ? `, pid ${holder}` : ""
-      })`,
-    );
+    return { holder };
   }
-  file.truncateSync(0);
-  file.writeSync(new TextEncoder().encode(String(Deno.pid)));
   let held = true;
   return {
-    path,
-    release: () => {
+    note(text) {
+      file.truncateSync(0);
+      file.seekSync(0, Deno.SeekMode.Start);
+      file.writeSync(new TextEncoder().encode(text));
+    },
+    release() {
       if (!held) return;
       held = false;
       try {
@@ -80,4 +104,21 @@ export function lockWorkdir(stateDir: string): WorkdirLock {
       }
     },
   };
+}
+
+/** True when some process holds the lock at `path` (a missing file: nobody does). */
+export function isLocked(path: string): boolean {
+  let file: Deno.FsFile;
+  try {
+    file = Deno.openSync(path, { read: true, write: true });
+  } catch {
+    return false;
+  }
+  try {
+    const free = file.tryLockSync(true);
+    if (free) file.unlockSync();
+    return !free;
+  } finally {
+    file.close();
+  }
 }

@@ -50,7 +50,7 @@ export { type HealthSnapshot, readHealth } from "./health.ts";
 export { type JournalSnapshot, readJournalFigures } from "./journal_figures.ts";
 export { openSqliteReadOnly, type ReadOnlyMode } from "./readonly.ts";
 export type { SearchJob } from "./search.ts";
-export { lockWorkdir, type WorkdirLock } from "./lock.ts";
+export { isLocked, lockFile, lockWorkdir, type WorkdirLock } from "./lock.ts";
 export { type BindingRead, routeKey, type TaskCardRoute } from "./task_cards.ts";
 export { type DeliveredChunk, IntentStore, type SendIntent } from "./intents.ts";
 
