@@ -7,7 +7,7 @@
  * @module
  */
 
-import { userReacts } from "./actions.ts";
+import { userEntersP2p, userReacts } from "./actions.ts";
 import { clickCard } from "./clicks.ts";
 import type { Core } from "./core.ts";
 import { type EventEnv, pushMessageEvent } from "./events.ts";
@@ -262,6 +262,10 @@ export async function handleControl(
       return reply({ event_id: r.eventId });
     }
     if (req.method === "POST" && path === "/__emu/api/click") return await click(env, body);
+    if (req.method === "POST" && path === "/__emu/api/p2p_entered") {
+      const r = userEntersP2p(env, { user: String(body.user_id ?? "") });
+      return reply({ chat_id: r.chatId, event_id: r.eventId });
+    }
     const regs = env.registrations;
     if (req.method === "GET" && path === "/__emu/api/registrations") {
       return reply({ items: regs.all.map((r) => registrationView(regs.find(r.deviceCode))) });
