@@ -7,7 +7,6 @@
  */
 
 import type { Core } from "../core.ts";
-import { ID_PREFIX } from "../ids.ts";
 import { ensureP2pChat, storeMessage } from "../ops.ts";
 import { messageView } from "../views.ts";
 import type { App, Chat, StoredMessage } from "../world.ts";
