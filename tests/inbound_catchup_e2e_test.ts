@@ -89,7 +89,7 @@ Deno.test("a reconnect's backfill reads only the gap: one list call per chat and
     await assertChatsHold(bridge, sent);
     // The known chats' gap; Topics, never heard from, is discovered and read once more.
     const all = listCalls(emu).slice(mark);
-    const calls = all.filter((c) => CHATS.includes(String(c.query.container_id)));
+    const calls = all.filter((c) => (CHATS as string[]).includes(String(c.query.container_id)));
     assert.deepEqual(all.filter((c) => !calls.includes(c)).map((c) => c.query.container_id), [
       D.topics,
     ]);
