@@ -132,7 +132,9 @@ export async function backfill(options: BackfillOptions): Promise<BackfillReport
     for (const chat of await discover(options, options.discover, report)) {
       if (scopes.has(chat.chatId)) continue;
       report.discovered++;
-      chosen.push({ ...chat, since: Math.max(floor, options.discover.sinceMs) });
+      // From the first loss even when this reconnect's downtime (`maxLookbackMs`)
+      // is shorter: an earlier reconnect's backfill may have failed.
+      chosen.push({ ...chat, since: options.discover.sinceMs });
     }
   }
   for (const scope of chosen) {
