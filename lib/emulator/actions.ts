@@ -8,13 +8,21 @@ import {
   type EventEnv,
   pushBotMemberEvent,
   pushDisbandedEvent,
+  pushP2pEnteredEvent,
   pushReactionEvent,
   pushReadEvent,
   pushRecalledEvent,
 } from "./events.ts";
 import type { Inbound } from "./inbound.ts";
 import { actors } from "./inbound.ts";
-import { addReaction, dissolveChat, recallMessage, removeReaction, setBotMember } from "./ops.ts";
+import {
+  addReaction,
+  dissolveChat,
+  ensureP2pChat,
+  recallMessage,
+  removeReaction,
+  setBotMember,
+} from "./ops.ts";
 import type { App, StoredMessage, User } from "./world.ts";
 import type { PushOptions } from "./ws/mod.ts";
 
@@ -115,6 +123,21 @@ export function setBotInChat(
     options: input.push,
   });
   return { eventId: record.eventId, ack: record.ackPromise };
+}
+
+/**
+ * A user opens the bot's DM: the p2p chat is created when they never had one
+ * (a first DM), and `bot_p2p_chat_entered_v1` is pushed.
+ */
+export function userEntersP2p(
+  env: EventEnv,
+  input: { user: string; app?: string; push?: PushOptions },
+): Inbound & { chatId: string } {
+  const app = appOf(env, input.app);
+  const user = userOf(env, input.user);
+  const chat = ensureP2pChat(env.core, app, user);
+  const record = pushP2pEnteredEvent(env, { app, chat, user, options: input.push });
+  return { eventId: record.eventId, chatId: chat.chatId, ack: record.ackPromise };
 }
 
 /** Recalls a message; with `push` also sends `im.message.recalled_v1`. */

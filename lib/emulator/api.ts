@@ -162,6 +162,11 @@ export interface Emulator extends AsyncDisposable {
    * was in it (one `Inbound` each); every chat operation then fails with 230045.
    */
   dissolveChat(input: { chat: string; operator: string }): Inbound[];
+  /**
+   * A user opens the bot's DM (primary app): creates the p2p chat when
+   * missing and pushes `im.chat.access_event.bot_p2p_chat_entered_v1`.
+   */
+  userEntersP2p(input: { user: string; push?: PushOptions }): Inbound & { chatId: string };
   /** Recalls a message; `push` also sends `im.message.recalled_v1`. */
   recall(input: { messageId: string; push?: boolean; recallType?: string }): Inbound | undefined;
   /**

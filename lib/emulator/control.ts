@@ -7,7 +7,7 @@
  * @module
  */
 
-import { userReacts } from "./actions.ts";
+import { userEntersP2p, userReacts } from "./actions.ts";
 import { clickCard } from "./clicks.ts";
 import { handleChatControl } from "./control_chats.ts";
 import type { Core } from "./core.ts";
@@ -267,6 +267,10 @@ export async function handleControl(
     if (req.method === "POST" && path === "/__emu/api/click") return await click(env, body);
     const moderated = handleChatControl(env, req.method, path, body);
     if (moderated) return moderated;
+    if (req.method === "POST" && path === "/__emu/api/p2p_entered") {
+      const r = userEntersP2p(env, { user: String(body.user_id ?? "") });
+      return reply({ chat_id: r.chatId, event_id: r.eventId });
+    }
     const regs = env.registrations;
     if (req.method === "GET" && path === "/__emu/api/registrations") {
       return reply({ items: regs.all.map((r) => registrationView(regs.find(r.deviceCode))) });

@@ -198,3 +198,15 @@ Deno.test("control plane refuses a POST whose body is not declared JSON, and sto
   assert.equal(status, 200);
   assert.equal(emu.messages(D.aliceP2p).length, before + 1);
 });
+
+Deno.test("control plane p2p_entered opens a user's DM with the bot and pushes the entered event", async () => {
+  await using emu = createEmulator();
+  const [status, out] = await call(emu, "/__emu/api/p2p_entered", { user_id: D.bob.openId });
+  assert.equal(status, 200);
+  assert.equal(out.chat_id, D.bobP2p);
+  const event = emu.event(String(out.event_id));
+  assert.equal(event?.envelope.header.event_type, "im.chat.access_event.bot_p2p_chat_entered_v1");
+  assert.deepEqual((event?.envelope.event as Record<string, unknown>).chat_id, D.bobP2p);
+  const [bad] = await call(emu, "/__emu/api/p2p_entered", { user_id: "ou_nobody" });
+  assert.equal(bad, 400);
+});

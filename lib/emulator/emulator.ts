@@ -6,7 +6,7 @@
  * @module
  */
 
-import { dissolve, recall, setBotInChat, userReacts, userReads } from "./actions.ts";
+import { dissolve, recall, setBotInChat, userEntersP2p, userReacts, userReads } from "./actions.ts";
 import type { Emulator, EventFilter, FaultControls, RequestFilter, WsControls } from "./api.ts";
 import { type Click, clickCard } from "./clicks.ts";
 import type { EmuClock } from "./clock.ts";
@@ -200,6 +200,9 @@ class EmulatorImpl implements Emulator {
   }
   dissolveChat(input: { chat: string; operator: string }): Inbound[] {
     return dissolve(this.#env, input);
+  }
+  userEntersP2p(input: { user: string; push?: PushOptions }): Inbound & { chatId: string } {
+    return userEntersP2p(this.#env, input);
   }
   recall(input: { messageId: string; push?: boolean; recallType?: string }): Inbound | undefined {
     return recall(this.#env, input);

@@ -147,6 +147,28 @@ export function pushDisbandedEvent(
   });
 }
 
+/**
+ * Pushes `im.chat.access_event.bot_p2p_chat_entered_v1`: a user opened the
+ * bot's DM (also before any message, a first DM), with the chat's newest message.
+ */
+export function pushP2pEnteredEvent(
+  env: EventEnv,
+  input: { app: App; chat: Chat; user: User; options?: PushOptions },
+): EventRecord {
+  const last = env.core.world.messagesOf(input.chat.chatId).at(-1);
+  return pushEvent(env, {
+    app: input.app,
+    eventType: "im.chat.access_event.bot_p2p_chat_entered_v1",
+    event: {
+      chat_id: input.chat.chatId,
+      operator_id: userIds(input.user),
+      last_message_id: last?.messageId ?? "",
+      last_message_create_time: last ? String(last.createTime) : "",
+    },
+    options: input.options,
+  });
+}
+
 /** Pushes `im.message.recalled_v1`. */
 export function pushRecalledEvent(
   env: EventEnv,

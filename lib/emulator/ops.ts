@@ -7,7 +7,8 @@
 
 import type { Core } from "./core.ts";
 import { ID_PREFIX } from "./ids.ts";
-import type { Chat, Mention, Reaction, Sender, StoredMessage, Upload } from "./world.ts";
+import { makeChat } from "./fixtures.ts";
+import type { App, Chat, Mention, Reaction, Sender, StoredMessage, Upload, User } from "./world.ts";
 
 /** What a new message needs. */
 export interface NewMessage {
@@ -157,4 +158,20 @@ export function dissolveChat(core: Core, chat: Chat): void {
   chat.dissolvedAt = core.clock.now();
   chat.bots.clear();
   core.feed.emit({ kind: "chat.updated", chat_id: chat.chatId });
+}
+
+/** The p2p chat of a user and an app's bot, created (and announced) when missing. */
+export function ensureP2pChat(core: Core, app: App, user: User): Chat {
+  const existing = core.world.p2pChat(app.appId, user.openId);
+  if (existing) return existing;
+  const chat = makeChat({
+    chatId: core.ids.next(ID_PREFIX.chat),
+    name: "",
+    mode: "p2p",
+    members: [user.openId],
+    bots: [app.appId],
+  });
+  core.world.addChat(chat);
+  core.feed.emit({ kind: "chat.updated", chat_id: chat.chatId });
+  return chat;
 }

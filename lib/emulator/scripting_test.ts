@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { sdkClient, startWs } from "./testdata/sdk_harness.ts";
-import { DEFAULT_IDS, startEmulator } from "./mod.ts";
+import { DEFAULT_IDS, makeUser, startEmulator } from "./mod.ts";
 import { createEmulator } from "./emulator.ts";
 
 const D = DEFAULT_IDS;
@@ -212,4 +212,39 @@ Deno.test("userSends({createTime}) pushes a message with its own time; the chat'
     emu.messages(D.aliceP2p).map((m) => m.messageId),
     [earlier.messageId, later.messageId],
   );
+});
+
+Deno.test("userEntersP2p() creates a first DM when missing and pushes bot_p2p_chat_entered_v1 with the chat's newest message", async () => {
+  await using emu = await startEmulator();
+  await using ws = startWs(emu, { "im.chat.access_event.bot_p2p_chat_entered_v1": noop });
+  await emu.ws.whenReady();
+  emu.world.addUser(makeUser({
+    openId: "ou_carol",
+    unionId: "on_carol",
+    userId: "carol",
+    name: "Carol",
+    email: "c@e",
+  }));
+  const first = emu.userEntersP2p({ user: "ou_carol" });
+  await first.ack;
+  const chat = emu.world.chats.get(first.chatId);
+  assert.equal(chat?.mode, "p2p");
+  assert.deepEqual(chat?.members, ["ou_carol"]);
+  const seen = ws.seen[0]?.data as Ev;
+  assert.equal(ws.seen[0]?.type, "im.chat.access_event.bot_p2p_chat_entered_v1");
+  assert.equal(seen.chat_id, first.chatId);
+  assert.deepEqual(seen.operator_id, {
+    open_id: "ou_carol",
+    union_id: "on_carol",
+    user_id: "carol",
+  });
+  assert.equal(seen.last_message_id, "");
+  assert.equal(seen.last_message_create_time, "");
+  const said = emu.userSends({ user: "ou_carol", chat: first.chatId, text: "hi" });
+  const again = emu.userEntersP2p({ user: "ou_carol" });
+  await again.ack;
+  assert.equal(again.chatId, first.chatId);
+  assert.equal((ws.seen[1]?.data as Ev).last_message_id, said.messageId);
+  assert.equal(emu.events({ type: "im.chat.access_event.bot_p2p_chat_entered_v1" }).length, 2);
+  assert.throws(() => emu.userEntersP2p({ user: "ou_nobody" }), /known user/);
 });

@@ -122,6 +122,18 @@ export interface FeishuApi {
   appInfo(): Promise<{ name: string | null; openId: string | null }>;
   /** A user's display name, or null without contact permission. */
   userName(openId: string): Promise<string | null>;
+  /**
+   * One page of the group chats the bot is in (`GET im/v1/chats`; a bot
+   * token lists no p2p chat), newest activity first with `order: "active"`,
+   * else in creation order. Page size at most 100 (default 100).
+   */
+  listChats(req: {
+    order?: "active" | "created";
+    pageToken?: string;
+    pageSize?: number;
+  }): Promise<
+    { items: { chatId: string; name: string | null }[]; hasMore: boolean; pageToken: string | null }
+  >;
   /** Chat info, or null. */
   chatInfo(chatId: string): Promise<{ name: string | null; chatMode: string | null } | null>;
   /** The token state (refused tokens, refetches); absent on test doubles. */

@@ -136,6 +136,30 @@ export function createFeishuApi(options: FeishuApiOptions): FeishuApi {
           params: { user_id_type: "open_id" },
         }), (res) => nonEmpty((res.data as { user?: { name?: unknown } } | undefined)?.user?.name)),
 
+    listChats: (req) =>
+      enveloped("list_chats", () =>
+        im.chat.list({
+          params: {
+            sort_type: req.order === "active" ? "ByActiveTimeDesc" : "ByCreateTimeAsc",
+            page_size: Math.min(req.pageSize ?? 100, 100),
+            page_token: req.pageToken,
+          },
+        }), (res) => {
+        const d = (res.data ?? {}) as {
+          items?: { chat_id?: unknown; name?: unknown }[];
+          has_more?: boolean;
+          page_token?: string;
+        };
+        return {
+          items: (d.items ?? []).flatMap((c) => {
+            const chatId = nonEmpty(c.chat_id);
+            return chatId ? [{ chatId, name: nonEmpty(c.name) }] : [];
+          }),
+          hasMore: d.has_more === true,
+          pageToken: d.page_token || null,
+        };
+      }),
+
     chatInfo: (chatId) =>
       enveloped(
         "chat_info",

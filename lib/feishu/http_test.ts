@@ -75,3 +75,28 @@ Deno.test("a reaction add that times out is sent once: Deno does not re-send it 
   assert.equal(emu.reactions(messageId!).filter((r) => r.emojiType === "SMILE").length, 1);
   assert.equal(emu.requests({ method: "POST", path }).length, 2, "one POST per reaction");
 });
+
+Deno.test("listChats pages the bot's group chats newest activity first, and a refusal is a classified error", async () => {
+  await using emu = await startEmulator();
+  const api = createFeishuApi({
+    alias: "main",
+    appId: D.appId,
+    appSecret: D.appSecret,
+    baseUrl: emu.url,
+    log: quiet,
+  });
+  emu.userSends({ user: D.alice.openId, chat: D.topics, text: "now" });
+  const first = await api.listChats({ order: "active", pageSize: 1 });
+  assert.deepEqual(first.items, [{ chatId: D.topics, name: "Topics" }]);
+  assert.equal(first.hasMore, true);
+  const second = await api.listChats({ order: "active", pageSize: 1, pageToken: first.pageToken! });
+  assert.deepEqual(second.items.map((c) => c.chatId), [D.team]);
+  assert.equal(second.hasMore, false);
+  const calls = emu.requests({ method: "GET", path: "/open-apis/im/v1/chats" });
+  assert.deepEqual(calls.map((c) => c.query.sort_type), ["ByActiveTimeDesc", "ByActiveTimeDesc"]);
+  emu.faults.add({ path: "/open-apis/im/v1/chats", times: 1, respond: { code: 99991672 } });
+  await assert.rejects(api.listChats({}), (err: Error & { code?: string }) => {
+    assert.equal(err.name, "BridgeError");
+    return true;
+  });
+});

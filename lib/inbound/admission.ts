@@ -117,6 +117,48 @@ export function admitPassiveEvent(envelope: RawEnvelope, policy: AdmissionPolicy
   return { admit: true };
 }
 
+/** A pairing request made by opening the bot's DM (see {@link enteredPairing}). */
+export interface EnteredRequest {
+  openId: string;
+  chatId: string;
+  /** The event's id: once-only keys derive from it (there is no message). */
+  messageId: string;
+  atMs: number;
+  entered: true;
+}
+
+/**
+ * Under `dm: "pairing"`, a person not admitted who opens the bot's DM
+ * (`p2p_entered`) asks to be paired before writing anything; null for any
+ * other event, rule or person.
+ *
+ * @example
+ * ```ts
+ * import { enteredPairing } from "./admission.ts";
+ * const e = { header: { event_id: "ev_1", event_type: "im.chat.access_event.bot_p2p_chat_entered_v1",
+ *   create_time: "1700000000000" }, event: { chat_id: "oc_dm", operator_id: { open_id: "ou_x" } } };
+ * const ask = enteredPairing(e, { dm: "pairing", admits: () => false }, 0);
+ * if (ask?.chatId !== "oc_dm" || ask.messageId !== "ev_1" || ask.atMs !== 1700000000000) throw new Error();
+ * if (enteredPairing(e, { dm: "allowlist", admits: () => false }, 0) !== null) throw new Error();
+ * ```
+ */
+export function enteredPairing(
+  envelope: RawEnvelope,
+  policy: AdmissionPolicy,
+  nowMs: number,
+): EnteredRequest | null {
+  const projected = projectPassiveEvent(envelope);
+  const eventId = envelope.header?.event_id;
+  const chatId = projected?.sourceChatId;
+  if (projected?.eventType !== "p2p_entered" || dmRule(policy) !== "pairing") return null;
+  if (!chatId || typeof eventId !== "string" || eventId === "") return null;
+  const openId = projected.actorOpenId;
+  if (openId === "" || admits(openId, policy)) return null;
+  const created = Number(envelope.header?.create_time);
+  const atMs = Number.isFinite(created) && created > 0 ? created : nowMs;
+  return { openId, chatId, messageId: eventId, atMs, entered: true };
+}
+
 function isOwnReaction(e: PassiveEvent, policy: AdmissionPolicy): boolean {
   const bot = policy.botOpenId || null;
   const appId = policy.botAppId || null;

@@ -13,13 +13,16 @@
  * (a chat cut short counts in `truncated`). A catch-up after a storage outage
  * passes `sinceMs` (reach back at least to the oldest message that could not
  * be written) and `extraChats` (chats of failed events the store has never
- * seen).
+ * seen). A reconnect's backfill passes `discover`: chats the store never
+ * heard from (discover.ts) are read too, from the outage's start, after the
+ * known ones (`discovered` counts them).
  * @module
  */
 
 import type { Logger } from "../core/mod.ts";
 import type { FeishuApi, FeishuMessage } from "../feishu/mod.ts";
 import type { RecordStore } from "../store/mod.ts";
+import { discoverChats, type DiscoverOptions } from "./discover.ts";
 import type { Intake } from "./intake.ts";
 import { envelopeFromHistoryItem } from "./normalise/mod.ts";
 
@@ -44,6 +47,16 @@ export interface BackfillOptions {
   sinceMs?: number;
   /** Chats to cover besides the store's active ones, from `since` (ms). */
   extraChats?: { chatId: string; chatType: string | null; since: number }[];
+  /**
+   * Also read chats the store never heard from up to `upToSeq`, from
+   * `sinceMs` (the outage's start, with a margin); see discover.ts.
+   */
+  discover?:
+    & { sinceMs: number }
+    & Pick<
+      DiscoverOptions,
+      "enteredSinceMs" | "maxChats" | "maxPages"
+    >;
   /** At most this many pages (50 messages) of one chat's main flow or topic (default 20). */
   maxPages?: number;
   /** Never look back further than this. */
@@ -65,6 +78,8 @@ export interface BackfillReport {
   errors: number;
   /** Chats or topics whose listing stopped at `maxPages` with more to read. */
   truncated: number;
+  /** Chats the store never heard from, found and read (see `discover`). */
+  discovered: number;
 }
 
 /** Default bound of pages per chat main flow or topic (50 messages each). */
@@ -89,6 +104,7 @@ export async function backfill(options: BackfillOptions): Promise<BackfillReport
     queued: 0,
     errors: 0,
     truncated: 0,
+    discovered: 0,
   };
   const reach = options.sinceMs ?? Infinity;
   const scopes = new Map<string, ChatScope>();
@@ -111,7 +127,17 @@ export async function backfill(options: BackfillOptions): Promise<BackfillReport
   const ordered = [...scopes.values()].sort((a, b) =>
     Number(extras.has(b.chatId)) - Number(extras.has(a.chatId))
   );
-  for (const scope of ordered.slice(0, options.maxChats ?? 50)) {
+  const chosen = ordered.slice(0, options.maxChats ?? 50);
+  if (options.discover) {
+    for (const chat of await discover(options, options.discover, report)) {
+      if (scopes.has(chat.chatId)) continue;
+      report.discovered++;
+      // From the first loss even when this reconnect's downtime (`maxLookbackMs`)
+      // is shorter: an earlier reconnect's backfill may have failed.
+      chosen.push({ ...chat, since: options.discover.sinceMs });
+    }
+  }
+  for (const scope of chosen) {
     if (options.signal?.aborted) break;
     report.chats++;
     const threads = new Set(
@@ -135,6 +161,25 @@ export async function backfill(options: BackfillOptions): Promise<BackfillReport
   }
   if (report.queued) log.info("backfill recovered messages", { account: api.alias, ...report });
   return report;
+}
+
+/** The chats to discover; none (an error counted) when the group list cannot be read. */
+async function discover(
+  options: BackfillOptions,
+  what: NonNullable<BackfillOptions["discover"]>,
+  report: BackfillReport,
+) {
+  try {
+    const { api, records, upToSeq, signal } = options;
+    return await discoverChats({ api, records, upToSeq, signal, ...what });
+  } catch (err) {
+    report.errors++;
+    options.log.warn("backfill could not list the bot's chats", {
+      account: options.api.alias,
+      error: (err as Error).message,
+    });
+    return [];
+  }
 }
 
 /** The chat's main flow since `scope.since`; topic roots add their thread. */

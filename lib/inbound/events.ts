@@ -1,7 +1,8 @@
 /**
- * Passive channel events: reactions, read receipts and the bot
- * being added to or removed from a chat become read-only records of the
- * reserved `events` conversation. They never wake the agent.
+ * Passive channel events: reactions, read receipts, the bot
+ * being added to or removed from a chat and a person opening the bot's DM
+ * become read-only records of the reserved `events` conversation. They never
+ * wake the agent.
  * @module
  */
 
@@ -24,6 +25,7 @@ export const EVENT_TYPES: Record<string, { type: PassiveEventType; action?: "add
     "im.message.message_read_v1": { type: "message_read" },
     "im.chat.member.bot.added_v1": { type: "bot_added" },
     "im.chat.member.bot.deleted_v1": { type: "bot_leave" },
+    "im.chat.access_event.bot_p2p_chat_entered_v1": { type: "p2p_entered" },
   };
 
 /** A user as events show it: only the members that are set. */
@@ -123,6 +125,15 @@ export function projectPassiveEvent(
       break;
     case "bot_leave":
       event = { chat_id: chatId, operator: actor };
+      break;
+    case "p2p_entered":
+      // Also a first DM: the chat is known from here on, before any message.
+      event = {
+        chat_id: chatId,
+        chat_type: "p2p",
+        operator: actor,
+        last_message_id: asText(e.last_message_id) || null,
+      };
       break;
   }
   return {

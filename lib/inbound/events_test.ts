@@ -200,3 +200,23 @@ const dates: [string, Parameters<typeof passiveEventDate>, string][] = [
 for (const [name, args, want] of dates) {
   Deno.test(`passiveEventDate() ${name}`, () => assert.equal(passiveEventDate(...args), want));
 }
+
+Deno.test("buildEventRecord() projects a person opening the bot's DM (p2p_entered), a first DM too", () => {
+  const entered = eventEnvelope("im.chat.access_event.bot_p2p_chat_entered_v1", {
+    chat_id: "oc_dm",
+    operator_id: { open_id: "ou_allowed", union_id: "on_x", user_id: "user_allowed" },
+    last_message_id: "",
+    last_message_create_time: "",
+  });
+  const r = buildEventRecord(entered, ctx);
+  assert.equal(r?.event_type, "p2p_entered");
+  assert.equal(r?.text, "[p2p_entered]");
+  assert.equal(r?.source_chat_id, "oc_dm");
+  assert.equal(r?.from_open_id, "ou_allowed");
+  assert.deepEqual(r?.event, {
+    chat_id: "oc_dm",
+    chat_type: "p2p",
+    operator: { open_id: "ou_allowed", user_id: "user_allowed", name: "Actor" },
+    last_message_id: null,
+  });
+});

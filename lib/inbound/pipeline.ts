@@ -17,6 +17,7 @@ import {
   type AdmissionPolicy,
   admitMessage,
   admitPassiveEvent,
+  enteredPairing,
   type RejectReason,
   shouldReact,
 } from "./admission.ts";
@@ -79,6 +80,8 @@ export interface PairingContext {
   messageId: string;
   /** Feishu's create time of the message (ms); the processing time when absent. */
   atMs: number;
+  /** Opened the DM (`p2p_entered`), no message: `messageId` is the event id; answer in the chat. */
+  entered?: boolean;
 }
 
 /** What the command seam sees of one admitted message. */
@@ -201,7 +204,12 @@ export function createPipeline(deps: PipelineDeps): Pipeline {
     const envelope = payload.envelope;
     const type = String(envelope.header?.event_type ?? "");
     if (type === "im.message.receive_v1") return await onMessage(account, payload, job.signal);
-    if (PASSIVE_EVENT_TYPES.has(type)) return onPassive(account, envelope);
+    if (PASSIVE_EVENT_TYPES.has(type)) {
+      onPassive(account, envelope);
+      const ask = enteredPairing(envelope, policyOf(account), deps.clock.now());
+      if (ask) await seams.pairingRequest?.({ account, ...ask });
+      return;
+    }
     if (CARD_EVENT_TYPES.has(type)) {
       if (seams.handleCard) return await seams.handleCard({ account, envelope });
       deps.log.info("card callback received but card callbacks are not handled in this build", {

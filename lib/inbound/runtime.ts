@@ -55,6 +55,26 @@ export function worstStorage(views: StorageView[]): StorageView {
   };
 }
 
+/** How far before the loss a discovered chat is read: clock skew, and a loss noticed late. */
+export const DISCOVER_MARGIN_MS = 5 * 60_000;
+/** How far back a DM someone opened (`p2p_entered`) still counts for discovery. */
+export const ENTERED_LOOKBACK_MS = 7 * 24 * 3600_000;
+
+/**
+ * What a reconnect's backfill discovers: never-seen chats from the loss
+ * (minus {@link DISCOVER_MARGIN_MS}), DMs opened within a week.
+ *
+ * @example
+ * ```ts
+ * import { discoverSince } from "./runtime.ts";
+ * const d = discoverSince(1_000_000_000, 1_000_060_000);
+ * if (d.sinceMs !== 1_000_000_000 - 300_000 || d.enteredSinceMs !== 1_000_060_000 - 604_800_000) throw new Error();
+ * ```
+ */
+export function discoverSince(lostAtMs: number, nowMs: number) {
+  return { sinceMs: lostAtMs - DISCOVER_MARGIN_MS, enteredSinceMs: nowMs - ENTERED_LOOKBACK_MS };
+}
+
 /** The last gap backfill of an account. */
 export type BackfillStatus = BackfillReport & { at: string };
 
@@ -191,14 +211,23 @@ export async function openInbound(options: InboundOptions): Promise<InboundRunti
 
       for (const a of options.accounts) {
         const intake = intakes.get(a.alias)!;
-        // What was stored when the connection was lost: the reconnect's backfill
-        // starts from each chat's newest message among those. Kept from the
+        // What was stored when the connection was lost, and when (our clock): the
+        // reconnect's backfill starts from each chat's newest message among
+        // those, and reads chats never heard from since the loss. Kept from the
         // first loss until a backfill covered it without an error.
         let storedAtLoss: number | undefined;
+        let lostAtMs: number | undefined;
         let up = false;
-        const gapBackfill = (lookbackMs: number, upToSeq?: number) =>
-          runBackfill(a, { maxLookbackMs: lookbackMs, upToSeq }).then((report) => {
-            if (report.errors === 0 && storedAtLoss === upToSeq) storedAtLoss = undefined;
+        const gapBackfill = (lookbackMs: number, upToSeq?: number, lostAt?: number) =>
+          runBackfill(a, {
+            maxLookbackMs: lookbackMs,
+            upToSeq,
+            discover: lostAt === undefined ? undefined : discoverSince(lostAt, clock.now()),
+          }).then((report) => {
+            if (report.errors === 0 && storedAtLoss === upToSeq) {
+              storedAtLoss = undefined;
+              lostAtMs = undefined;
+            }
           }).catch((err) =>
             log.warn("backfill failed", { account: a.alias, error: (err as Error).message })
           );
@@ -208,14 +237,20 @@ export async function openInbound(options: InboundOptions): Promise<InboundRunti
             onEvent: (envelope) => intake.onEvent(envelope),
             onConnected: (info) => {
               // First connect: look back a day; reconnect: the downtime plus a margin.
+              // Only a reconnect discovers never-seen chats: it knows when the
+              // gap began, and a first connect would read every group's last day.
               gapBackfill(
                 info.reconnect ? info.downtimeMs + 5 * 60_000 : 24 * 3600_000,
                 info.reconnect ? storedAtLoss : undefined,
+                info.reconnect ? lostAtMs : undefined,
               );
             },
             onStatus: (status) => {
               const nowUp = status.state === "connected";
-              if (up && !nowUp) storedAtLoss ??= store.records.lastSeq();
+              if (up && !nowUp) {
+                storedAtLoss ??= store.records.lastSeq();
+                lostAtMs ??= clock.now();
+              }
               up = nowUp;
             },
           });

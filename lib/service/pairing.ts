@@ -4,7 +4,9 @@
  *
  * - a DM from someone not admitted is not stored and wakes nobody; the book
  *   decides whether it gets a code (see `lib/access/ledger.ts` for the
- *   limits). A code is answered once, as a card replying to the message, and
+ *   limits). Opening the bot's DM (`p2p_entered`) asks the same way, before
+ *   any message. A code is answered once, as a card replying to the message
+ *   (into the chat when the DM was only opened), and
  *   each approver (the owners, else the allowed users) with a known DM gets
  *   a control card with Approve and Deny — recorded hidden, so its buttons
  *   are control clicks that only an owner may use. An approver without a
@@ -103,10 +105,14 @@ export function createPairing(options: PairingOptions): Pairing {
       return;
     }
     const { code } = outcome;
+    // Opening the DM leaves no message to reply to: the code goes into the chat.
+    const route: DeliveryRoute = ctx.entered
+      ? { kind: "create", receiveId: ctx.chatId, receiveIdType: "chat_id" }
+      : { kind: "reply", targetId: ctx.messageId, chatId: ctx.chatId, replyInThread: false };
     await once(
       account,
       `pairing:${ctx.messageId}`,
-      { kind: "reply", targetId: ctx.messageId, chatId: ctx.chatId, replyInThread: false },
+      route,
       () => commands.pairingCard({ kind: "code", code }),
     );
     const asker = await person(account, ctx.openId);

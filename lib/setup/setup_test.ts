@@ -51,6 +51,8 @@ Deno.test("planConfig and writeAccount: new file, refusals, and a refused write 
 
 Deno.test("next steps name the message event first and each scope once; the QR code draws", async () => {
   assert.equal(eventsToSubscribe()[0], "im.message.receive_v1");
+  // A first DM is known only from this event: the setup lists it.
+  assert.ok(eventsToSubscribe().includes("im.chat.access_event.bot_p2p_chat_entered_v1"));
   const scopes = scopesToGrant().map((s) => s.scope);
   assert.equal(new Set(scopes).size, scopes.length);
   assert.ok(scopes.includes("im:message:send_as_bot"));

@@ -258,6 +258,14 @@ export const MIGRATIONS: readonly Migration[] = [
         DELETE FROM records_fts WHERE rowid = old.seq;
       END;`,
   },
+  {
+    version: 11,
+    name: "the DMs people opened (p2p_entered event records), for backfill's discovery",
+    // A partial index: only these event records, however many reactions and
+    // read receipts the events conversation holds.
+    sql: `CREATE INDEX records_p2p_entered ON records (account, create_time)
+      WHERE kind = 'event' AND json_extract(record, '$.event_type') = 'p2p_entered';`,
+  },
 ];
 
 /**

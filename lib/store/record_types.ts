@@ -208,7 +208,12 @@ export interface VoiceTranscript {
   segments: TranscriptSegment[];
 }
 
-export type PassiveEventType = "reaction" | "message_read" | "bot_added" | "bot_leave";
+export type PassiveEventType =
+  | "reaction"
+  | "message_read"
+  | "bot_added"
+  | "bot_leave"
+  | "p2p_entered";
 
 /** A passive event record of the `events` conversation. */
 export interface PassiveEventRecord {

@@ -14,7 +14,10 @@ import {
   type ConversationSummary,
 } from "./chat_summaries.ts";
 
+import { type EnteredChat, enteredChats, hadIncoming } from "./known_chats.ts";
+
 export type { ActiveChat, ConversationHead, ConversationSummary } from "./chat_summaries.ts";
+export type { EnteredChat } from "./known_chats.ts";
 
 /** The columns of a record as written, besides its kind and JSON. */
 interface RecordColumns {
@@ -288,6 +291,19 @@ export class RecordStore {
   /** Backfill's candidate chats, newest message first (see chat_summaries.ts). */
   activeChats(account: string, options: { upToSeq?: number; limit?: number } = {}): ActiveChat[] {
     return activeChats(this.#db, account, { ...options, lastSeq: () => this.lastSeq() });
+  }
+
+  /** Whether a chat had an incoming message stored up to `upToSeq` (see known_chats.ts). */
+  hadIncoming(account: string, chatId: string, upToSeq?: number): boolean {
+    return hadIncoming(this.#db, account, chatId, upToSeq);
+  }
+
+  /** DMs known only from someone opening them (see known_chats.ts). */
+  enteredChats(
+    account: string,
+    options: { sinceMs: number; upToSeq?: number; limit: number },
+  ): EnteredChat[] {
+    return enteredChats(this.#db, account, options);
   }
 
   /** Threads of a chat with records since `sinceMs`, most recently active first. */

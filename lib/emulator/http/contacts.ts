@@ -1,6 +1,7 @@
 /**
  * Users and chats: `contact/v3/users/:id`, `contact/v3/users/batch`,
- * `im/v1/chats/:chat_id` and `im/v1/chats/:chat_id/members`.
+ * `im/v1/chats` (the group chats the bot is in), `im/v1/chats/:chat_id` and
+ * `im/v1/chats/:chat_id/members`.
  * @module
  */
 
@@ -86,6 +87,40 @@ function chatView(app: App, chat: Chat): Record<string, unknown> {
   };
 }
 
+/**
+ * The group and topic chats `app`'s bot is in, as `GET im/v1/chats` lists
+ * them with a tenant token (p2p chats are listed only with a user token):
+ * creation order (`ByCreateTimeAsc`), or newest activity first
+ * (`ByActiveTimeDesc`: the newest message's create time, thread replies
+ * included; a chat without messages last, newest created first).
+ */
+function botGroups(core: Core, app: App, sort: string): Chat[] {
+  const groups = [...core.world.chats.values()].filter((c) =>
+    c.mode !== "p2p" && c.bots.has(app.appId)
+  );
+  if (sort === "ByCreateTimeAsc") return groups;
+  if (sort !== "ByActiveTimeDesc") {
+    throw new ApiError(99992402, `field validation failed, sort_type ${sort} is invalid`);
+  }
+  const active = (c: Chat) => core.world.messagesOf(c.chatId).at(-1)?.createTime ?? -1;
+  return groups.map((chat, order) => ({ chat, order, at: active(chat) }))
+    .sort((a, b) => b.at - a.at || b.order - a.order).map((x) => x.chat);
+}
+
+function chatListItem(app: App, chat: Chat): Record<string, unknown> {
+  return {
+    chat_id: chat.chatId,
+    avatar: "",
+    name: chat.name,
+    description: chat.description,
+    owner_id: chat.ownerOpenId,
+    owner_id_type: "open_id",
+    external: false,
+    tenant_key: app.tenantKey,
+    chat_status: "normal",
+  };
+}
+
 /** Routes of this area. */
 export const contactRoutes: Route[] = [
   {
@@ -108,6 +143,15 @@ export const contactRoutes: Route[] = [
       const user = core.world.findUser(params.user_id ?? "", type);
       if (!user) throw new ApiError(41050, `no user authority error, ${type} ${params.user_id}`);
       return ok({ user: userView(app, user) });
+    },
+  },
+  {
+    method: "GET",
+    pattern: "/open-apis/im/v1/chats",
+    handle: ({ core, app, query }) => {
+      const groups = botGroups(core, app, query.get("sort_type") ?? "ByCreateTimeAsc");
+      const p = page(groups, query, { initial: 20, max: 100 });
+      return ok({ ...p, items: p.items.map((c) => chatListItem(app, c)) });
     },
   },
   {

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { sdkClient } from "../testdata/sdk_harness.ts";
-import { DEFAULT_IDS, ManualEmuClock, startEmulator } from "../mod.ts";
+import { DEFAULT_IDS, makeChat, ManualEmuClock, startEmulator } from "../mod.ts";
 import { createEmulator } from "../emulator.ts";
 
 const D = DEFAULT_IDS;
@@ -104,4 +104,68 @@ Deno.test("handle() answers 99991661 without a token and 99991663 for an unknown
     }),
   );
   assert.equal((await res.json()).code, 10014);
+});
+
+Deno.test("chat.list lists the group chats the bot is in (no p2p), paged, by creation or newest activity", async () => {
+  const clock = new ManualEmuClock(1_700_000_000_000);
+  await using emu = await startEmulator({ clock });
+  emu.world.addChat(makeChat({
+    chatId: "oc_new",
+    name: "New",
+    mode: "group",
+    members: [D.alice.openId],
+    bots: [D.appId],
+  }));
+  emu.world.addChat(makeChat({
+    chatId: "oc_other",
+    name: "Not ours",
+    mode: "group",
+    members: [D.alice.openId],
+    bots: [],
+  }));
+  const client = sdkClient(emu);
+  const list = async (params: Record<string, unknown>) => {
+    const r = await client.im.v1.chat.list({ params });
+    return r.data!;
+  };
+  const created = await list({});
+  assert.deepEqual(created.items?.map((c) => c.chat_id), [D.team, D.topics, "oc_new"]);
+  assert.equal(created.has_more, false);
+  assert.deepEqual(created.items?.[0], {
+    chat_id: D.team,
+    avatar: "",
+    name: "Team",
+    description: "",
+    owner_id: D.alice.openId,
+    owner_id_type: "open_id",
+    external: false,
+    tenant_key: D.tenantKey,
+    chat_status: "normal",
+  });
+  // Activity: a thread reply counts; a chat without messages comes last.
+  const root = emu.userSends({ user: D.alice.openId, chat: D.topics, text: "t" });
+  clock.advance(1000);
+  emu.userSends({ user: D.alice.openId, chat: D.team, text: "x" });
+  clock.advance(1000);
+  emu.userSends({
+    user: D.bob.openId,
+    chat: D.topics,
+    text: "r",
+    replyTo: root.messageId,
+    inThread: true,
+  });
+  const first = await list({ sort_type: "ByActiveTimeDesc", page_size: 2 });
+  assert.deepEqual(first.items?.map((c) => c.chat_id), [D.topics, D.team]);
+  assert.equal(first.has_more, true);
+  const second = await list({
+    sort_type: "ByActiveTimeDesc",
+    page_size: 2,
+    page_token: first.page_token,
+  });
+  assert.deepEqual(second.items?.map((c) => c.chat_id), ["oc_new"]);
+  assert.equal(second.has_more, false);
+  const bad = await client.im.v1.chat.list({ params: { sort_type: "Nope" as "ByActiveTimeDesc" } })
+    .then((r) => r.code, (e) => e.response?.data?.code);
+  assert.equal(bad, 99992402);
+  assert.equal(emu.requests({ method: "GET", path: "/open-apis/im/v1/chats" }).length, 4);
 });

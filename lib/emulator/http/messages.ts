@@ -7,9 +7,7 @@
  */
 
 import type { Core } from "../core.ts";
-import { makeChat } from "../fixtures.ts";
-import { ID_PREFIX } from "../ids.ts";
-import { storeMessage } from "../ops.ts";
+import { ensureP2pChat, storeMessage } from "../ops.ts";
 import { messageView } from "../views.ts";
 import type { App, Chat, StoredMessage } from "../world.ts";
 import { ApiError, ok } from "./_envelope.ts";
@@ -56,18 +54,7 @@ function resolveTarget(core: Core, app: App, type: string, id: string): Chat {
   const user = core.world.findUser(id, type);
   if (!user) throw new ApiError(230001, `invalid receive_id ${id} for receive_id_type ${type}`);
   if (!user.available) throw new ApiError(230013, "Bot has NO availability to this user.");
-  const existing = core.world.p2pChat(app.appId, user.openId);
-  if (existing) return existing;
-  const chat = makeChat({
-    chatId: core.ids.next(ID_PREFIX.chat),
-    name: "",
-    mode: "p2p",
-    members: [user.openId],
-    bots: [app.appId],
-  });
-  core.world.addChat(chat);
-  core.feed.emit({ kind: "chat.updated", chat_id: chat.chatId });
-  return chat;
+  return ensureP2pChat(core, app, user);
 }
 
 /** The original message of a uuid used within the window, if any. */
