@@ -7,7 +7,8 @@
  * records the rest (readable, `sender_is_bot`) without a wake, a reaction or
  * a second note to the owner, who is told once in her DM; a person's
  * @-mention in the same chat still wakes the agent. `ignore` admits no bot,
- * `all` admits a bot's unmentioned message, and the default drops it.
+ * `all` admits a bot's unmentioned message, and the default drops it; a
+ * bot's `/status` is no local command.
  */
 
 import assert from "node:assert/strict";
@@ -149,6 +150,11 @@ Deno.test('bots: access.bots "all" admits a bot\'s message without a mention; th
     emu.botSends({ app: OTHER.appId, chat: D.team, text: "another report, no mention" });
     const all = await bridge.channel.atLeast(1);
     assert.equal(all.at(-1)!.content, "another report, no mention");
+    // Local commands are for people: a bot's /status reaches the agent as text, unanswered.
+    const status = otherPings(emu, "/status");
+    const withCommand = await bridge.channel.atLeast(2);
+    assert.match(withCommand[1]!.content, /\/status$/);
+    assert.equal(emu.messages(D.team).filter((m) => m.parentId === status).length, 0);
     const rec = (await bridge.records(D.team)).find((r) => r.text === "another report, no mention");
     assert.equal(rec?.sender_is_bot, true);
     assert.equal(rec?.from_open_id, OTHER.botOpenId);

@@ -272,7 +272,9 @@ export function createPipeline(deps: PipelineDeps): Pipeline {
       return;
     }
     const eventId = typeof envelope.header?.event_id === "string" ? envelope.header.event_id : null;
-    if (seams.interceptCommand && await seams.interceptCommand({ account, record, eventId })) {
+    // Local commands (and typed permission answers) are for people, never for another bot.
+    const commands = record.sender_is_bot ? undefined : seams.interceptCommand;
+    if (commands && await commands.call(seams, { account, record, eventId })) {
       c.commands++;
       return;
     }
