@@ -4,8 +4,9 @@
  * agent within any sliding window of `windowMs`; past that a bot's message
  * is recorded but held (no wake), and the first one held in an episode asks
  * for the owners to be told. A wake allowed again (the window freed up) ends
- * the episode, so the next overflow tells them again. Pure and in memory:
- * a restart starts every chat afresh.
+ * the episode, so the next overflow tells them again. The decision is pure
+ * ({@link decideBotWake}); the state of each chat lives in memory, so a
+ * restart starts every chat afresh.
  * @module
  */
 
