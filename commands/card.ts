@@ -5,7 +5,7 @@
  * @module
  */
 
-import { type ControlButton, controlCard, type Messages } from "../cards/mod.ts";
+import { type ControlButton, controlCard, type MessageKey, type Messages } from "../cards/mod.ts";
 import { redactText } from "../lib/core/mod.ts";
 import type { LocalCommand } from "./names.ts";
 
@@ -29,10 +29,10 @@ export function button(
   return { label: label ?? m.text[command], command, argument };
 }
 
-/** A control card titled with a command, its body redacted. */
+/** A control card titled with a command (or another interface text), its body redacted. */
 export function card(
   m: CardView,
-  title: LocalCommand,
+  title: MessageKey,
   body: string,
   buttons: ControlButton[],
 ): Card {

@@ -6,6 +6,7 @@
  */
 
 import { headerName, messagesFor } from "../cards/mod.ts";
+import { botLoopCard } from "./bot_loop.ts";
 import { createClaimer } from "./claims.ts";
 import { agentProfile, collectKanbanData } from "./data.ts";
 import { readBrief, systemDocuments } from "./docs.ts";
@@ -65,6 +66,15 @@ export function createLocalCommands(options: LocalCommandsOptions): LocalCommand
   const language = async (): Promise<CardView> => {
     const p = await profile();
     return { ...messagesFor(p.language), brand: headerName(p.name) || null, redact };
+  };
+
+  /** The agent's language table, or English when it cannot be read. */
+  const languageOrDefault = async (): Promise<CardView> => {
+    try {
+      return await language();
+    } catch {
+      return { ...messagesFor(null), redact };
+    }
   };
 
   const signal = async (m: CardView, command: "refresh" | "sleep" | "clear") => {
@@ -148,13 +158,11 @@ export function createLocalCommands(options: LocalCommandsOptions): LocalCommand
     },
     claim: claimer,
     profile,
+    async botLoopCard(view) {
+      return botLoopCard(await languageOrDefault(), view);
+    },
     async pairingCard(view) {
-      let m: CardView;
-      try {
-        m = await language();
-      } catch {
-        m = { ...messagesFor(null), redact };
-      }
+      const m = await languageOrDefault();
       if (view.kind === "code") return pairingCodeCard(m, view.code);
       if (view.kind === "request") return pairingRequestCard(m, view.person, view.code);
       return pairingWelcomeCard(m);

@@ -99,6 +99,18 @@ export interface LocalCommands {
   profile(): Promise<AgentProfile>;
   /** A pairing card in the agent's language (see `pairing.ts`); never throws. */
   pairingCard(view: PairingCardView): Promise<Record<string, unknown>>;
+  /** The owners' note that the loop guard holds other bots' messages in a chat; never throws. */
+  botLoopCard(view: BotLoopView): Promise<Record<string, unknown>>;
+}
+
+/** A chat where other bots' messages reached the loop guard's cap. */
+export interface BotLoopView {
+  chatId: string;
+  /** The chat's name, when Feishu gave it. */
+  chatName: string | null;
+  /** At most `max` bot messages wake the agent per `windowSeconds`. */
+  max: number;
+  windowSeconds: number;
 }
 
 /** Which pairing card to build. */

@@ -97,6 +97,7 @@ Deno.test("pairing: a stranger's DM gets a code and wakes nothing; the owner's /
     assert.deepEqual((await bridge.account()).access, {
       dm: "pairing",
       outbound: "any",
+      bots: "mention",
       admitted_count: 2,
     });
 

@@ -73,6 +73,7 @@ Deno.test("admission: DMs pass, groups need an explicit @bot, @all alone is igno
       rejected: { bot_not_mentioned: 2, mention_all_without_bot: 1, sender_not_allowed: 2 },
       commands: 0,
       failed: 0,
+      bots_held: 0,
     });
     assert.deepEqual(await bridge.records(D.bobP2p), []);
     assert.equal((await bridge.records(D.aliceP2p))[0]!.text, "hi from alice");

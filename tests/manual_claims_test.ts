@@ -9,6 +9,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { checkReceiveId, requireMessageRecord } from "../lib/actions/_targets.ts";
+import { DEFAULT_BOT_WAKES } from "../lib/config/mod.ts";
 import { BridgeError } from "../lib/core/mod.ts";
 import { shouldReact } from "../lib/inbound/admission.ts";
 import type { StoredRecord } from "../lib/store/mod.ts";
@@ -65,4 +66,10 @@ Deno.test("manual: every admitted message asks for the chat's Typing, which sits
   });
   // A second pending message asks for the Typing as the first did (presence moves it there).
   for (const id of ["om_1", "om_2"]) assert.equal(shouldReact(message(id)).typing, true);
+});
+
+Deno.test("the manual's loop guard numbers are the defaults", () => {
+  const { max, windowSeconds } = DEFAULT_BOT_WAKES;
+  const claim = `at most ${max} bot messages wake you within any ${windowSeconds / 60} minutes`;
+  assert.ok(MANUAL.includes(claim), claim);
 });

@@ -112,7 +112,7 @@ Deno.test("setup: an approved scan writes a 0600 config a real server connects w
       app_secret: app.appSecret,
       domain: emu.tlsUrl,
       owners: [DEFAULT_IDS.bob.openId],
-      access: { dm: "pairing", outbound: "admitted" },
+      access: { dm: "pairing", outbound: "admitted", bots: "mention" },
     }],
   });
 

@@ -62,6 +62,10 @@ export const EN: Messages = {
     unpair_usage: "Usage: `/unpair OPEN_ID` (the open_id `/status` lists).",
     paired_list: "Paired people",
     nobody: "none",
+    bot_loop_title: "Bot loop guard",
+    bot_loop: "Other bots' messages in **{chat}** reached the cap: at most {max} wake the Agent " +
+      "in {minutes} minutes. Further ones are kept (the Agent can read them) but wake it no more " +
+      "until the window frees up.",
     identity: "Identity",
     model: "Model",
     runtime: "Runtime",

@@ -75,6 +75,8 @@ export const MESSAGE_KEYS = [
   "unpair_usage",
   "paired_list",
   "nobody",
+  "bot_loop_title",
+  "bot_loop",
   ...LAYER_KEYS,
 ] as const;
 

@@ -60,6 +60,9 @@ export const WEN: Messages = {
     unpair_usage: "法：`/unpair OPEN_ID`（`/status` 所列之标识）。",
     paired_list: "已结契者",
     nobody: "无一人",
+    bot_loop_title: "机器相应之防",
+    bot_loop: "**{chat}** 中他机之言已满其限：{minutes} 分之内，唤机至多 {max} 次。" +
+      "其后之言犹存（机可读之），然不复唤之，待时窗有隙乃复。",
     identity: "名实",
     model: "模型",
     runtime: "行止",

@@ -61,6 +61,9 @@ export const ZH: Messages = {
     unpair_usage: "用法：`/unpair OPEN_ID`（即 `/status` 列出的用户标识）。",
     paired_list: "已配对的人",
     nobody: "无",
+    bot_loop_title: "机器人循环保护",
+    bot_loop: "**{chat}** 中其他机器人的消息已达上限：{minutes} 分钟内最多唤醒 Agent {max} 次。" +
+      "此后的消息仍会保存（Agent 可以读取），但在时间窗口空出之前不再唤醒它。",
     identity: "身份",
     model: "模型",
     runtime: "运行状态",

@@ -173,7 +173,12 @@ Deno.test("parseConfig() applies defaults and collects secrets for redaction", (
     allowedUsers: null,
     owners: [],
     baseUrl: "https://open.feishu.cn",
-    access: { dm: "open", outbound: "any" },
+    access: {
+      dm: "open",
+      outbound: "any",
+      bots: "mention",
+      botWakes: { max: 10, windowSeconds: 600 },
+    },
   });
   assert.deepEqual(r.config.mediaRoots, ["/w"]);
   assert.deepEqual(r.config.notify, { licc: false, claudeChannel: true });
@@ -205,7 +210,9 @@ Deno.test("parseConfig() takes an account's owners, once each", () => {
 Deno.test("parseConfig() takes an account's access rules; without them DMs follow allowed_users", () => {
   const parse = (extra: Record<string, unknown>) => {
     const r = parseConfig(JSON.stringify({ accounts: [{ ...acct, ...extra }] }), opts);
-    return r.ok ? r.config.accounts[0]!.access : r.errors;
+    if (!r.ok) return r.errors;
+    const { dm, outbound } = r.config.accounts[0]!.access!;
+    return { dm, outbound };
   };
   assert.deepEqual(parse({ access: { dm: "pairing", outbound: "admitted" } }), {
     dm: "pairing",
@@ -220,6 +227,29 @@ Deno.test("parseConfig() takes an account's access rules; without them DMs follo
     "config accounts[0].access.outbound: Expected one of any, admitted",
     "config accounts[0].access: unknown key 'extra'",
   ]);
+});
+
+Deno.test("parseConfig() takes the other-bots rule and the loop guard's cap, with defaults", () => {
+  const parse = (access: Record<string, unknown>) => {
+    const r = parseConfig(JSON.stringify({ accounts: [{ ...acct, access }] }), opts);
+    if (!r.ok) return r.errors;
+    const { bots, botWakes } = r.config.accounts[0]!.access!;
+    return { bots, botWakes };
+  };
+  assert.deepEqual(parse({}), { bots: "mention", botWakes: { max: 10, windowSeconds: 600 } });
+  assert.deepEqual(parse({ bots: "all", bot_wakes: { max: 3 } }), {
+    bots: "all",
+    botWakes: { max: 3, windowSeconds: 600 },
+  });
+  assert.deepEqual(parse({ bots: "ignore", bot_wakes: { window_seconds: 60 } }), {
+    bots: "ignore",
+    botWakes: { max: 10, windowSeconds: 60 },
+  });
+  assert.deepEqual(parse({ bots: "some" }), [
+    "config accounts[0].access.bots: Expected one of ignore, mention, all",
+  ]);
+  const wrong = parse({ bot_wakes: { max: 0, every: 5 } });
+  assert.ok(Array.isArray(wrong) && wrong.length === 2, JSON.stringify(wrong));
 });
 
 Deno.test("parseConfig() takes the monthly API call quota", () => {

@@ -5,7 +5,13 @@
  */
 
 import type { ToolSchemaSetting } from "./peek.ts";
-import { ACCESS_DM, ACCESS_OUTBOUND, configSchema, type FileConfig } from "./schema.ts";
+import {
+  ACCESS_BOTS,
+  ACCESS_DM,
+  ACCESS_OUTBOUND,
+  configSchema,
+  type FileConfig,
+} from "./schema.ts";
 
 /** The resolved, validated config with defaults applied. */
 export interface Config {
@@ -76,7 +82,23 @@ export interface AccessRules {
   dm: typeof ACCESS_DM[number];
   /** `any`: send anywhere; `admitted`: only to owners, admitted people and their chats. */
   outbound: typeof ACCESS_OUTBOUND[number];
+  /** Other bots' messages: `ignore`, `mention` (absent: this) or `all`. */
+  bots?: typeof ACCESS_BOTS[number];
+  /** The loop guard's cap (absent: {@link DEFAULT_BOT_WAKES}). */
+  botWakes?: BotWakes;
 }
+
+/** At most `max` bot messages wake the agent per chat within any `windowSeconds`. */
+export interface BotWakes {
+  max: number;
+  windowSeconds: number;
+}
+
+/** The loop guard's cap when the config sets none: 10 bot wakes per chat per 10 minutes. */
+export const DEFAULT_BOT_WAKES: Readonly<BotWakes> = Object.freeze({
+  max: 10,
+  windowSeconds: 600,
+});
 
 /** Result of {@link loadConfig}. */
 export type ConfigResult =
@@ -175,6 +197,11 @@ export function parseConfig(text: string, options: ConfigOptions): ConfigResult 
           dm: a.access?.dm ??
             (a.allowed_users && a.allowed_users.length > 0 ? "allowlist" : "open"),
           outbound: a.access?.outbound ?? "any",
+          bots: a.access?.bots ?? "mention",
+          botWakes: {
+            max: a.access?.bot_wakes?.max ?? DEFAULT_BOT_WAKES.max,
+            windowSeconds: a.access?.bot_wakes?.window_seconds ?? DEFAULT_BOT_WAKES.windowSeconds,
+          },
         },
       })),
       mediaRoots: data.media_roots ?? [options.workdir],

@@ -9,6 +9,7 @@ export {
   type AccessRules,
   type Config,
   type ConfigOptions,
+  DEFAULT_BOT_WAKES,
   loadConfig,
   parseConfig,
   type ResolvedAccount,

@@ -15,6 +15,8 @@ const ALIAS = /^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$/;
 export const ACCESS_DM = ["open", "allowlist", "pairing"] as const;
 /** The outbound rules an account may name (`access.outbound`). */
 export const ACCESS_OUTBOUND = ["any", "admitted"] as const;
+/** Which messages of other bots an account admits (`access.bots`). */
+export const ACCESS_BOTS = ["ignore", "mention", "all"] as const;
 /** A user's open_id as Feishu writes them. */
 const OPEN_ID = /^ou_[A-Za-z0-9_-]{1,64}$/;
 
@@ -60,6 +62,14 @@ const account = z.strictObject({
     /** Where `send` may go: anywhere, or only to people and chats already admitted. */
     outbound: z.enum(ACCESS_OUTBOUND, {
       error: () => `Expected one of ${ACCESS_OUTBOUND.join(", ")}`,
+    }).optional(),
+    /** Other bots' messages: never, when they @-mention this bot, or all of them. */
+    bots: z.enum(ACCESS_BOTS, { error: () => `Expected one of ${ACCESS_BOTS.join(", ")}` })
+      .optional(),
+    /** The loop guard: bot messages that may wake the agent per chat and sliding window. */
+    bot_wakes: z.strictObject({
+      max: z.number().int().min(1).max(10_000).optional(),
+      window_seconds: z.number().int().min(1).max(86_400).optional(),
     }).optional(),
   }).optional(),
 });

@@ -7,7 +7,10 @@
  * - `recordAndWake` does that for what wakes the agent (an admitted message,
  *   a business card click): a replay finds the record and only finishes a
  *   wake that did not go out; otherwise record, notify on every lane, mark
- *   notified, then tell the listeners that the agent was woken.
+ *   notified, then tell the listeners that the agent was woken. With
+ *   `hold` (the loop guard held a bot's message back) the record is written
+ *   and marked handled the same way, but nobody is notified: the agent reads
+ *   it later, and a replay does not wake it either.
  *
  * Listeners (Task Cards, the permission relay, tests) are subscribed once in
  * the composition root; each is told the record's route, so it can scope by
@@ -50,6 +53,12 @@ export type Waker = Pick<Account, "alias"> & { names: Pick<Account["names"], "kn
 /** What {@link recordAndWake} did: recorded and woke, or finished a replay. */
 export type WakeOutcome = "recorded" | "replayed";
 
+/** How {@link ConversationLog.recordAndWake} treats one record. */
+export interface WakeOptions {
+  /** Record and mark handled, but wake nobody (listeners are told `woke: false`). */
+  hold?: boolean;
+}
+
 /** Options of {@link createConversationLog}. */
 export interface ConversationLogOptions {
   store: Store;
@@ -67,8 +76,16 @@ export interface ConversationLog {
    * Throws when the store fails.
    */
   record(account: string, entry: BridgeRecord, meta?: RecordMeta): boolean;
-  /** Records what wakes the agent and wakes it, exactly once across replays. */
-  recordAndWake(account: Waker, entry: WakingRecord, meta?: RecordMeta): Promise<WakeOutcome>;
+  /**
+   * Records what wakes the agent and wakes it, exactly once across replays;
+   * with `hold`, records it and wakes nobody.
+   */
+  recordAndWake(
+    account: Waker,
+    entry: WakingRecord,
+    meta?: RecordMeta,
+    options?: WakeOptions,
+  ): Promise<WakeOutcome>;
   /** Subscribes a listener (in the composition root, once). */
   onRecorded(listener: RecordedListener): void;
 }
@@ -133,8 +150,13 @@ export function createConversationLog(options: ConversationLogOptions): Conversa
     });
   }
 
-  async function wake(account: Waker, entry: WakingRecord): Promise<void> {
+  async function wake(account: Waker, entry: WakingRecord, hold: boolean): Promise<void> {
     const alias = account.alias;
+    if (hold) {
+      store.records.markNotified(alias, entry.record.id);
+      tell(alias, entry, false);
+      return;
+    }
     const window = () =>
       store.records.window(alias, entry.record.chat_id, PREVIEW_WINDOW, entry.record.id).map((
         r,
@@ -158,18 +180,19 @@ export function createConversationLog(options: ConversationLogOptions): Conversa
       if (written) tell(account, entry, false);
       return written;
     },
-    async recordAndWake(account, entry, meta = {}) {
+    async recordAndWake(account, entry, meta = {}, wakeOptions = {}) {
+      const hold = wakeOptions.hold === true;
       const existing = store.records.get(account.alias, entry.record.id);
       if (existing) {
         // A replay after a crash: the record is there; make sure the wake went out.
         const stored = waking(existing);
         if (stored && !store.records.isNotified(account.alias, entry.record.id)) {
-          await wake(account, stored);
+          await wake(account, stored, hold);
         }
         return "replayed";
       }
       write(account.alias, entry, meta);
-      await wake(account, entry);
+      await wake(account, entry, hold);
       return "recorded";
     },
     onRecorded(listener) {

@@ -118,3 +118,16 @@ Deno.test("createConversationLog() goes on when a listener throws: the record st
   assert.deepEqual(after, [msg.id]);
   assert.equal(r.store.records.isNotified("main", msg.id), true);
 });
+
+Deno.test("createConversationLog() holds a record when asked: stored and handled, nobody woken, not even by a replay", async () => {
+  await using r = await rig();
+  const msg = incomingRecord("om_held", { chat_id: "oc_team" });
+  const entry = { kind: "message" as const, record: msg };
+  const first = await r.conversation.recordAndWake(alice, entry, {}, { hold: true });
+  const replay = await r.conversation.recordAndWake(alice, entry);
+  assert.deepEqual([first, replay], ["recorded", "replayed"]);
+  assert.equal(r.pushes.length, 0);
+  assert.equal(r.store.records.get("main", msg.id)?.kind, "message");
+  assert.equal(r.store.records.isNotified("main", msg.id), true);
+  assert.deepEqual(r.heard.map((h) => [h.kind, h.woke]), [["message", false]]);
+});

@@ -4,6 +4,7 @@
  * @module
  */
 
+import type { BotMessageInput, BotSent } from "./bots.ts";
 import type { Click } from "./clicks.ts";
 import type { EmuClock } from "./clock.ts";
 import type { Registrations } from "./registration.ts";
@@ -131,6 +132,12 @@ export interface Emulator extends AsyncDisposable {
 
   /** A user sends a message (pushes `im.message.receive_v1`). */
   userSends(input: UserMessageInput): Inbound;
+  /**
+   * Another app's bot posts a text to a group, as its Open API send would:
+   * pushed to the other bots it @-mentions (all of them with the
+   * `botMessages: "all"` setting).
+   */
+  botSends(input: BotMessageInput): BotSent;
   /**
    * A user forwards a chat history: one `merge_forward` message is pushed;
    * the messages in it (forwards nest) are read by `GET` on the forward.

@@ -8,6 +8,7 @@
  */
 
 import { userEntersP2p, userReacts } from "./actions.ts";
+import { botSends } from "./bots.ts";
 import { clickCard } from "./clicks.ts";
 import { handleChatControl } from "./control_chats.ts";
 import type { Core } from "./core.ts";
@@ -255,6 +256,18 @@ export async function handleControl(
       return download(upload);
     }
     if (req.method === "POST" && path === "/__emu/api/send") return send(env, body);
+    if (req.method === "POST" && path === "/__emu/api/bot_send") {
+      const sent = botSends(env, {
+        app: String(body.app_id ?? ""),
+        chat: String(body.chat_id ?? ""),
+        text: String(body.text ?? ""),
+        mention: Array.isArray(body.mention) ? body.mention.map(String) : [],
+        replyTo: typeof body.reply_to === "string" && body.reply_to !== ""
+          ? body.reply_to
+          : undefined,
+      });
+      return reply({ message_id: sent.messageId, event_ids: sent.eventIds });
+    }
     if (req.method === "POST" && path === "/__emu/api/react") {
       const r = userReacts(env, {
         user: String(body.user_id ?? ""),

@@ -99,6 +99,12 @@ export interface EmulatorOptions {
   /** `service_id` in the WS URL (default 33554678). */
   serviceId?: number;
   /**
+   * Which group messages of one app are pushed to the other apps in the
+   * chat: "mention" (default, Feishu's rule: only to the bots @-mentioned)
+   * or "all" (every one, to every other bot in the chat).
+   */
+  botMessages?: "mention" | "all";
+  /**
    * When a new session may receive events: "ping" (default, its first ping;
    * nothing is lost) or "open" (at once, as Feishu does; the node-sdk can drop
    * a frame that arrives before it attached its listener).
@@ -134,6 +140,7 @@ export interface Settings {
   pushOwnReactionEvents: boolean;
   duplicateReactions: boolean;
   serviceId: number;
+  botMessages: "mention" | "all";
   readyOn: "ping" | "open";
   cardFrameType: FrameType;
 }
@@ -199,6 +206,7 @@ export function createCore(options: EmulatorOptions = {}): Core {
       pushOwnReactionEvents: options.pushOwnReactionEvents ?? false,
       duplicateReactions: options.duplicateReactions ?? false,
       serviceId: options.serviceId ?? 33554678,
+      botMessages: options.botMessages ?? "mention",
       readyOn: options.readyOn ?? "ping",
       cardFrameType: options.cardFrameType ?? "event",
     },

@@ -7,6 +7,7 @@
  */
 
 import { dissolve, recall, setBotInChat, userEntersP2p, userReacts, userReads } from "./actions.ts";
+import { type BotMessageInput, botSends, type BotSent } from "./bots.ts";
 import type { Emulator, EventFilter, FaultControls, RequestFilter, WsControls } from "./api.ts";
 import { type Click, clickCard } from "./clicks.ts";
 import type { EmuClock } from "./clock.ts";
@@ -169,6 +170,10 @@ class EmulatorImpl implements Emulator {
 
   userSends(input: UserMessageInput): Inbound {
     return userSends(this.#env, input);
+  }
+
+  botSends(input: BotMessageInput): BotSent {
+    return botSends(this.#env, input);
   }
   userForwards(input: ForwardInput): Inbound {
     return userForwards(this.#env, input);

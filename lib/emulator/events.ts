@@ -60,6 +60,58 @@ export function pushMessageEvent(
   });
 }
 
+/**
+ * Pushes `im.message.receive_v1` to `app` for a message another app's bot
+ * sent: `sender_type` "app", and as `sender_id` the sending bot's ids
+ * (its open_id and union_id; a bot has no user_id).
+ */
+export function pushBotMessageEvent(
+  env: EventEnv,
+  input: { app: App; message: StoredMessage; sender: App; options?: PushOptions },
+): EventRecord {
+  return pushEvent(env, {
+    app: input.app,
+    eventType: "im.message.receive_v1",
+    event: {
+      sender: {
+        sender_id: {
+          union_id: input.sender.botUnionId,
+          user_id: "",
+          open_id: input.sender.botOpenId,
+        },
+        sender_type: "app",
+        tenant_key: input.sender.tenantKey,
+      },
+      message: eventMessage(env.core.world, input.message),
+    },
+    options: input.options,
+  });
+}
+
+/**
+ * Pushes an app's new message to the other bots of its chat that should get
+ * it (the rule is in bots.ts); returns the event ids, in app order.
+ */
+export function pushToOtherBots(
+  env: EventEnv,
+  message: StoredMessage,
+  options?: PushOptions,
+): string[] {
+  const { world, settings } = env.core;
+  const chat = world.chats.get(message.chatId);
+  const sender = message.sender.type === "app" ? world.apps.get(message.sender.id) : undefined;
+  if (!chat || chat.mode === "p2p" || !sender) return [];
+  const out: string[] = [];
+  for (const appId of chat.bots) {
+    const app = world.apps.get(appId);
+    if (!app || appId === sender.appId) continue;
+    const mentioned = message.mentions.some((m) => m.openId === app.botOpenId);
+    if (!mentioned && settings.botMessages !== "all") continue;
+    out.push(pushBotMessageEvent(env, { app, message, sender, options }).eventId);
+  }
+  return out;
+}
+
 /** Pushes `im.message.reaction.created_v1` or `deleted_v1`. */
 export function pushReactionEvent(
   env: EventEnv,

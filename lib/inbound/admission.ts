@@ -19,6 +19,7 @@ export const REJECT_REASONS = [
   "sender_not_allowed",
   "pairing_required",
   "bot_not_mentioned",
+  "bot_ignored",
   "self_reaction",
   "actor_not_allowed",
   "not_a_passive_event",
@@ -32,6 +33,9 @@ export type Admission = { admit: true } | { admit: false; reason: RejectReason }
 
 /** Who may DM the bot (`access.dm`). */
 export type DmRule = "open" | "allowlist" | "pairing";
+
+/** Which messages of other bots are admitted (`access.bots`). */
+export type BotsRule = "ignore" | "mention" | "all";
 
 /** Who this bot is and who may talk to it. */
 export interface AdmissionPolicy {
@@ -48,12 +52,33 @@ export interface AdmissionPolicy {
   dm?: DmRule;
   /** Owners, allowed users and paired people; default: membership of `allowedUsers`. */
   admits?: (openId: string) => boolean;
+  /** Messages of other bots and apps; default `mention`. */
+  bots?: BotsRule;
+}
+
+/**
+ * True when a sender is a bot or an app (Feishu's `sender_type` `app`, or
+ * `bot`), not a person.
+ *
+ * @example
+ * ```ts
+ * import { isBotSender } from "./admission.ts";
+ * if (!isBotSender("app") || isBotSender("user") || isBotSender(null)) throw new Error();
+ * ```
+ */
+export function isBotSender(senderType: string | null): boolean {
+  return senderType === "app" || senderType === "bot";
 }
 
 /**
  * Decides whether a message envelope reaches the agent, checking in order:
  * well-formed, not sent by this bot, not an `@all` without the bot in a
  * group, sender allowed, and (outside DMs) the bot mentioned explicitly.
+ * Another bot's message (never our own: that is `self_sent`) follows the
+ * `bots` rule instead of the people's rules (`allowedUsers`, `dm`, pairing
+ * are about people): `ignore` drops it (`bot_ignored`), `mention` admits it
+ * when it @-mentions this bot, anywhere (Feishu lets no bot DM another),
+ * `all` admits every one.
  * In a DM the sender is checked by the `dm` rule: `open` lets everyone in,
  * `allowlist` only admitted people (`sender_not_allowed`), `pairing` too but
  * its refusal is `pairing_required` (the caller answers with a code). In a
@@ -81,6 +106,9 @@ export function admitMessage(envelope: RawEnvelope, policy: AdmissionPolicy): Ad
   const mentionsBot = bot !== null && m.mentions.some((x) => x.openId === bot);
   const mentionsAll = m.mentions.some(isMentionAll) ||
     m.content.includes("@_all");
+  if (isBotSender(m.senderType)) {
+    return admitBot(policy.bots ?? "mention", mentionsBot, mentionsAll);
+  }
   if (!isDm && mentionsAll && !mentionsBot) return reject("mention_all_without_bot");
   const refused = senderRefusal(m.senderOpenId, isDm, policy);
   if (refused) return reject(refused);
@@ -228,6 +256,13 @@ function senderRefusal(
   const rule = dmRule(policy);
   if (rule === "open" || admits(openId, policy)) return null;
   return rule === "pairing" ? "pairing_required" : "sender_not_allowed";
+}
+
+/** Another bot's message under the `bots` rule. */
+function admitBot(rule: BotsRule, mentionsBot: boolean, mentionsAll: boolean): Admission {
+  if (rule === "ignore") return reject("bot_ignored");
+  if (rule === "all" || mentionsBot) return { admit: true };
+  return reject(mentionsAll ? "mention_all_without_bot" : "bot_not_mentioned");
 }
 
 function reject(reason: RejectReason): Admission {

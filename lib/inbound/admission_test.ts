@@ -149,6 +149,62 @@ const messageCases: Case[] = [
   },
 ];
 
+/** Another app's bot, as Feishu sends its group messages. */
+const OTHER_BOT = "ou_other_bot";
+const fromBot = (mentions: unknown[] = [], chatType = "group") =>
+  receiveEnvelope({ chatType, senderOpenId: OTHER_BOT, senderType: "app", mentions });
+
+messageCases.push(
+  {
+    name: "admits another bot's group message that mentions this bot (bots: mention, the default)",
+    envelope: fromBot([botMention]),
+    policy: gated,
+    want: { admit: true },
+  },
+  {
+    name: "drops another bot's group message without a mention by default",
+    envelope: fromBot(),
+    policy: open,
+    want: { admit: false, reason: "bot_not_mentioned" },
+  },
+  {
+    name: "drops another bot's @all without this bot by default",
+    envelope: fromBot([{ key: "@_all", id: { user_id: "all" } }]),
+    policy: open,
+    want: { admit: false, reason: "mention_all_without_bot" },
+  },
+  {
+    name: "applies the group rule to a bot in a DM (bots: mention)",
+    envelope: fromBot([], "p2p"),
+    policy: { ...open, dm: "open" },
+    want: { admit: false, reason: "bot_not_mentioned" },
+  },
+  {
+    name: "drops every message of another bot under bots: ignore, even one that mentions this bot",
+    envelope: fromBot([botMention]),
+    policy: { ...open, bots: "ignore" },
+    want: { admit: false, reason: "bot_ignored" },
+  },
+  {
+    name: "admits another bot's unmentioned message under bots: all, allowlist or not",
+    envelope: fromBot(),
+    policy: { ...gated, dm: "pairing", bots: "all" },
+    want: { admit: true },
+  },
+  {
+    name: "still drops this bot's own message under bots: all",
+    envelope: receiveEnvelope({ chatType: "group", senderOpenId: BOT_OPEN_ID, senderType: "app" }),
+    policy: { ...open, bots: "all" },
+    want: { admit: false, reason: "self_sent" },
+  },
+  {
+    name: "treats sender_type bot like app",
+    envelope: receiveEnvelope({ chatType: "group", senderOpenId: OTHER_BOT, senderType: "bot" }),
+    policy: { ...open, bots: "ignore" },
+    want: { admit: false, reason: "bot_ignored" },
+  },
+);
+
 for (const c of messageCases) {
   Deno.test(`admitMessage() ${c.name}`, () => {
     assert.deepEqual(admitMessage(c.envelope, c.policy), c.want);

@@ -2,12 +2,13 @@
  * The per-chat worker's job handler: one journaled event, in chat order,
  * through the stages admission → local commands → presence (OK / Typing,
  * asked for, never awaited) → normalisation → attachments → transcription →
- * record (SQLite) → notification. Every stage is idempotent, so a replay after a crash is safe.
+ * record (SQLite) → notification (unless the loop guard holds another bot's message: recorded,
+ * no reactions, no wake). Every stage is idempotent, so a replay after a crash is safe.
  * @module
  */
 
 import type { Account } from "../account/mod.ts";
-import { BridgeError, type Clock, type Logger } from "../core/mod.ts";
+import type { Clock, Logger } from "../core/mod.ts";
 import { type Job, PermanentFailure, RetryLater } from "../journal/mod.ts";
 import type { ConversationLog } from "../conversation/mod.ts";
 import { markSeen, startTyping } from "../presence/mod.ts";
@@ -22,6 +23,8 @@ import {
   shouldReact,
 } from "./admission.ts";
 import { attachmentsDir, downloadAttachments } from "./attachments/mod.ts";
+import { BotWakeGuards, type BotWakesHeldContext } from "./bot_guard.ts";
+import { describe, isDeterministicFailure } from "./failure.ts";
 import { buildEventRecord } from "./events.ts";
 import {
   expandForwardedHistory,
@@ -69,6 +72,8 @@ export interface InboundSeams {
    * pairing code. Runs in the chat's order; must be idempotent.
    */
   pairingRequest?(ctx: PairingContext): Promise<void>;
+  /** The loop guard began holding bot messages in a chat (once per episode); must not throw. */
+  botWakesHeld?(ctx: BotWakesHeldContext): Promise<void>;
 }
 
 /** A DM from someone who is not admitted, under `access.dm: "pairing"`. */
@@ -101,6 +106,8 @@ export interface PipelineCounters {
   rejected: Partial<Record<RejectReason, number>>;
   commands: number;
   failed: number;
+  /** Other bots' messages recorded without waking the agent (the loop guard). */
+  bots_held: number;
 }
 
 /** What the pipeline needs. */
@@ -124,29 +131,6 @@ export interface Pipeline {
   counters(alias: string): PipelineCounters;
 }
 
-/**
- * Whether a failure would recur on every attempt: the content itself is
- * the problem (a stack overflow on deep nesting, unparsable data, a
- * non-retryable format error). Such a message is recorded at once with a
- * placeholder instead of being retried; everything else (network, 5xx,
- * rate limits, download time-outs, storage) is retried by the journal.
- *
- * @example
- * ```ts
- * import { isDeterministicFailure } from "./pipeline.ts";
- * if (!isDeterministicFailure(new RangeError("Maximum call stack size exceeded"))) throw new Error();
- * if (isDeterministicFailure(new TypeError("error sending request"))) throw new Error();
- * ```
- */
-export function isDeterministicFailure(err: unknown): boolean {
-  if (err instanceof BridgeError) return !err.retryable && err.code === "FORMAT_ERROR";
-  return err instanceof RangeError || err instanceof SyntaxError;
-}
-
-function describe(err: unknown): string {
-  return err instanceof Error ? `${err.name}: ${err.message}` : String(err);
-}
-
 /** How soon a held group message checks again for the bot identity (the lookup itself is throttled to one per 30 s). */
 export const IDENTITY_RETRY_MS = 2_000;
 
@@ -158,11 +142,12 @@ function policyOf(account: Account): AdmissionPolicy {
     allowedUsers: account.allowedUsers,
     dm: account.access.dm,
     admits: (openId) => account.admits(openId),
+    bots: account.access.bots,
   };
 }
 
 /** Counts a rejection; true when admitted. */
-function admitted(c: PipelineCounters, verdict: Admission): boolean {
+function admitted(c: Pick<PipelineCounters, "rejected">, verdict: Admission): boolean {
   if (verdict.admit) return true;
   c.rejected[verdict.reason] = (c.rejected[verdict.reason] ?? 0) + 1;
   return false;
@@ -170,7 +155,7 @@ function admitted(c: PipelineCounters, verdict: Admission): boolean {
 
 /** Builds the pipeline. */
 export function createPipeline(deps: PipelineDeps): Pipeline {
-  const counters = new Map<string, PipelineCounters>();
+  const counters = new Map<string, Omit<PipelineCounters, "bots_held">>();
   const count = (alias: string) => {
     let c = counters.get(alias);
     if (!c) {
@@ -183,6 +168,7 @@ export function createPipeline(deps: PipelineDeps): Pipeline {
   };
 
   const seams = deps.seams ?? {};
+  const guards = new BotWakeGuards(() => deps.clock.now());
   const parents = new Map<string, ParentCache>();
   const parentsOf = (alias: string) => {
     let cache = parents.get(alias);
@@ -294,10 +280,13 @@ export function createPipeline(deps: PipelineDeps): Pipeline {
       return;
     }
     const eventId = typeof envelope.header?.event_id === "string" ? envelope.header.event_id : null;
-    if (seams.interceptCommand && await seams.interceptCommand({ account, record, eventId })) {
+    // Local commands (and typed permission answers) are for people, never for another bot.
+    const commands = record.sender_is_bot ? undefined : seams.interceptCommand;
+    if (commands && await commands.call(seams, { account, record, eventId })) {
       c.commands++;
       return;
     }
+    const guarded = guards.check(account, record);
     const presence = {
       account,
       typing: deps.store.typing,
@@ -307,16 +296,16 @@ export function createPipeline(deps: PipelineDeps): Pipeline {
     const target = { chatId: record.chat_id, messageId: record.feishu_message_id };
     // The OK and the Typing wait their turn in the chat's outbox lane; the message waits
     // for neither (the OK's ledger entry is written now, so a restart finishes it).
-    void markSeen(presence, target);
+    if (!guarded.hold) void markSeen(presence, target);
     const plan = shouldReact(envelope);
-    if (plan.typing) {
+    if (plan.typing && !guarded.hold) {
       startTyping(presence, {
         ...target,
         receiveId: plan.target.receive_id,
         receiveIdType: plan.target.receive_id_type,
       });
     }
-    if (record.from_open_id && !record.from_name) {
+    if (record.from_open_id && !record.from_name && !record.sender_is_bot) {
       record.from_name = await account.names.resolve(record.from_open_id);
     }
     const related: RelatedContext = {
@@ -349,8 +338,14 @@ export function createPipeline(deps: PipelineDeps): Pipeline {
         await transcribeRecord(record, { transcriber: deps.transcriber, workDir: dir, signal });
       }
     }
-    await deps.conversation.recordAndWake(account, { kind: "message", record }, { eventId });
+    await deps.conversation.recordAndWake(
+      account,
+      { kind: "message", record },
+      { eventId },
+      guarded,
+    );
     c.admitted++;
+    if (guarded.notice) await seams.botWakesHeld?.(guarded.notice);
     deps.log.info("feishu_received", {
       account: account.alias,
       id: record.id,
@@ -391,6 +386,10 @@ export function createPipeline(deps: PipelineDeps): Pipeline {
         throw err;
       }
     },
-    counters: (alias) => ({ ...count(alias), rejected: { ...count(alias).rejected } }),
+    counters: (alias) => ({
+      ...count(alias),
+      rejected: { ...count(alias).rejected },
+      bots_held: guards.held(alias),
+    }),
   };
 }

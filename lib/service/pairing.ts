@@ -56,41 +56,72 @@ function approvers(account: Account): readonly string[] {
   return account.owners.length > 0 ? account.owners : account.allowedUsers ?? [];
 }
 
+/**
+ * The owners (else the allowed users) and the DM each has with the bot, or
+ * null when none is known yet (they never wrote to it).
+ */
+export function ownerDms(
+  account: Account,
+  records: Pick<Store["records"], "p2pChatOf">,
+): { owner: string; chat: string | null }[] {
+  return approvers(account).map((owner) => ({
+    owner,
+    chat: records.p2pChatOf(account.alias, owner) ?? null,
+  }));
+}
+
+/** What {@link sendCardOnce} needs. */
+export type OnceDeps = Pick<PairingOptions, "store" | "conversation" | "clock" | "log">;
+
+/**
+ * Sends a bridge card once under `key` (recorded hidden when `record`); a
+ * failure is logged and not retried, like a command's answer. `text` is the
+ * sent record's short text.
+ */
+export async function sendCardOnce(
+  deps: OnceDeps,
+  account: Account,
+  send: {
+    key: string;
+    route: DeliveryRoute;
+    card: () => Promise<Record<string, unknown>>;
+    text: string;
+    record?: boolean;
+  },
+): Promise<void> {
+  const { key } = send;
+  const ledger = deps.store.writes.ledger(account.alias);
+  if (ledger.get(key)?.state === "done") return;
+  ledger.begin(key);
+  try {
+    const sent = await sendCard(account, send.route, await send.card(), {
+      key,
+      priority: PRIORITY.answer,
+      text: send.text,
+      mark: "local_command",
+      now: () => deps.clock.now(),
+    });
+    if (send.record) deps.conversation.record(account.alias, { kind: "sent", record: sent.record });
+    ledger.finish(key, sent.message.messageId);
+  } catch (err) {
+    // The key's kind only: the rest may hold a code, which stays out of the log.
+    const kind = key.split(":")[0];
+    deps.log.warn("bridge card not sent", { account: account.alias, kind, error: String(err) });
+    ledger.finish(key, null);
+  }
+}
+
 /** Builds the pairing capability. */
 export function createPairing(options: PairingOptions): Pairing {
-  const { book, commands, store, log } = options;
+  const { book, commands, log } = options;
 
-  /**
-   * Sends `card` once under `key` (recorded hidden when `record`); a failure is
-   * logged and not retried, like a command's answer.
-   */
-  async function once(
+  const once = (
     account: Account,
     key: string,
     route: DeliveryRoute,
     card: () => Promise<Record<string, unknown>>,
     record = false,
-  ): Promise<void> {
-    const ledger = store.writes.ledger(account.alias);
-    if (ledger.get(key)?.state === "done") return;
-    ledger.begin(key);
-    try {
-      const sent = await sendCard(account, route, await card(), {
-        key,
-        priority: PRIORITY.answer,
-        text: "/pair",
-        mark: "local_command",
-        now: () => options.clock.now(),
-      });
-      if (record) options.conversation.record(account.alias, { kind: "sent", record: sent.record });
-      ledger.finish(key, sent.message.messageId);
-    } catch (err) {
-      // The key's kind only: the rest holds the code, which stays out of the log.
-      const kind = key.split(":")[0];
-      log.warn("pairing card not sent", { account: account.alias, kind, error: String(err) });
-      ledger.finish(key, null);
-    }
-  }
+  ) => sendCardOnce(options, account, { key, route, card, text: "/pair", record });
 
   const person = async (account: Account, openId: string): Promise<PersonView> => ({
     openId,
@@ -116,14 +147,13 @@ export function createPairing(options: PairingOptions): Pairing {
       () => commands.pairingCard({ kind: "code", code }),
     );
     const asker = await person(account, ctx.openId);
-    const list = approvers(account);
+    const list = ownerDms(account, options.store.records);
     if (list.length === 0) {
       log.warn("pairing code sent but nobody can approve it: the account names no owners", {
         account: account.alias,
       });
     }
-    for (const owner of list) {
-      const chat = store.records.p2pChatOf(account.alias, owner);
+    for (const { owner, chat } of list) {
       if (!chat) {
         log.info("owner has no known DM with the bot; they can approve with /pair", {
           account: account.alias,

@@ -202,7 +202,9 @@ without owners, the allowed users may; without either, nobody may.
 \`access.dm\` (\`open\`, \`allowlist\`, \`pairing\`) says who may DM the bot: in pairing mode a stranger
 gets a code that only an owner can approve (\`/pair CODE\` or the card's button) — the agent never
 approves anyone. \`access.outbound: "admitted"\` limits where the agent may write
-(\`TARGET_NOT_ALLOWED\` otherwise).
+(\`TARGET_NOT_ALLOWED\` otherwise). \`access.bots\` (\`ignore\`, \`mention\` by default, \`all\`) says
+which other bots' messages reach the agent; past 10 per chat in 10 minutes they are recorded without
+a wake (\`access.bot_wakes\`).
 See feishu://docs/setup for the whole procedure.
 `;
 

@@ -28,6 +28,7 @@ import { createTaskCards, TASK_CARD_GAP_MS } from "../taskcard/mod.ts";
 import { createLocalCommands } from "../../commands/mod.ts";
 import { commandSeams } from "./commands.ts";
 import { createPairing } from "./pairing.ts";
+import { botLoopNotice } from "./bot_loop.ts";
 import { probeConfinement } from "./confinement.ts";
 import { createHealthRecorder, createJournalInspector } from "./ops.ts";
 import { buildStatus, type SendRecoveryView } from "./status.ts";
@@ -152,6 +153,7 @@ export async function startRunning(
     seams: {
       answerCard: extra?.answerCard ?? callbacks.answer,
       pairingRequest: (ctx) => pairing.request(ctx),
+      botWakesHeld: botLoopNotice({ store, conversation, clock, log, commands: local }),
       handleCard: extra?.handleCard ?? callbacks.handle,
       // A typed permission answer comes before local commands.
       async interceptCommand(ctx) {

@@ -77,8 +77,8 @@ export interface AccountStatus {
   allowed_users_count: number | null;
   /** Open ids that may control the agent (0: its allowed users do, or nobody when none). */
   owners_count: number;
-  /** The account's access rules (`access.dm`, `access.outbound`) and how many people are admitted. */
-  access: { dm: string; outbound: string; admitted_count: number };
+  /** The account's access rules (`access.dm`, `access.outbound`, `access.bots`) and how many people are admitted. */
+  access: { dm: string; outbound: string; bots: string; admitted_count: number };
   connection: ConnectionView;
   /** The tenant token's state (absent for clients that do not report it). */
   auth?: AuthView;
@@ -291,7 +291,12 @@ function accountStatus(
     has_app_secret: true,
     allowed_users_count: a.allowedUsers ? a.allowedUsers.length : null,
     owners_count: a.owners.length,
-    access: { ...a.access, admitted_count: a.admittedIds().length },
+    access: {
+      dm: a.access.dm,
+      outbound: a.access.outbound,
+      bots: a.access.bots ?? "mention",
+      admitted_count: a.admittedIds().length,
+    },
     connection: conn ? connectionView(conn) : { state: src.inbound ? "starting" : "not_started" },
     ...(auth ? { auth: authView(auth) } : {}),
     identity: id

@@ -38,7 +38,7 @@ export interface AccountEntry {
   app_secret: string;
   domain: string;
   owners: string[];
-  access: { dm: "pairing"; outbound: "admitted" };
+  access: { dm: "pairing"; outbound: "admitted"; bots: "mention" };
 }
 
 /**

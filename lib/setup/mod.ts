@@ -80,7 +80,7 @@ export async function runSetup(launch: LaunchOptions, app: App): Promise<number>
       app_secret: registered.appSecret,
       domain: configDomain,
       owners: registered.ownerOpenId ? [registered.ownerOpenId] : [],
-      access: { dm: "pairing", outbound: "admitted" },
+      access: { dm: "pairing", outbound: "admitted", bots: "mention" },
     }, options);
   } catch (e) {
     err(`${(e as Error).message}; the app ${registered.appId} was created but not saved`);
@@ -89,7 +89,7 @@ export async function runSetup(launch: LaunchOptions, app: App): Promise<number>
   out(
     `\nWrote ${plan.path} (mode 0600): account '${plan.alias}', app ${registered.appId}` +
       (registered.ownerOpenId ? `, owner ${registered.ownerOpenId}` : "") +
-      ", access: DMs by pairing, sends only to admitted people.",
+      ", access: DMs by pairing, sends only to admitted people, other bots only when they @-mention it.",
   );
   if (!registered.ownerOpenId) {
     out("Feishu did not say who scanned: add your open_id to `owners` by hand.");

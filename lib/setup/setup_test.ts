@@ -13,7 +13,7 @@ const ENTRY = {
   app_secret: "s3cret-value",
   domain: "feishu",
   owners: ["ou_owner"],
-  access: { dm: "pairing" as const, outbound: "admitted" as const },
+  access: { dm: "pairing" as const, outbound: "admitted" as const, bots: "mention" as const },
 };
 
 Deno.test("setupDomain: the two clouds, an https URL, and nothing else", () => {

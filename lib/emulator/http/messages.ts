@@ -2,11 +2,13 @@
  * Sending: `POST im/v1/messages` (every `receive_id_type`; a p2p send lands
  * in the user's chat with the bot) and `POST im/v1/messages/:id/reply`
  * (`reply_in_thread`), both with `uuid` idempotency for one hour: a repeated
- * uuid answers with the original message and creates nothing.
+ * uuid answers with the original message and creates nothing. A new group
+ * message goes to the other bots it @-mentions (see ../bots.ts for the rule).
  * @module
  */
 
 import type { Core } from "../core.ts";
+import { pushToOtherBots } from "../events.ts";
 import { ensureP2pChat, storeMessage } from "../ops.ts";
 import { messageView } from "../views.ts";
 import type { App, Chat, StoredMessage } from "../world.ts";
@@ -96,6 +98,7 @@ function send(
       at: core.clock.now(),
     });
   }
+  pushToOtherBots({ core, hub: ctx.hub }, message);
   return ok(messageView(core.world, message));
 }
 

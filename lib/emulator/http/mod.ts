@@ -8,6 +8,7 @@
 
 export { ApiError } from "./_envelope.ts";
 export { revokeTokens } from "./auth.ts";
+export { checkContent } from "./content.ts";
 export { handleApi } from "./dispatch.ts";
 export { download, sniffContentType } from "./media.ts";
 export { matchPath } from "./router.ts";
