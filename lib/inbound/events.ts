@@ -1,7 +1,8 @@
 /**
- * Passive channel events: reactions, read receipts and the bot
- * being added to or removed from a chat become read-only records of the
- * reserved `events` conversation. They never wake the agent.
+ * Passive channel events: reactions, read receipts, the bot being added to
+ * or removed from a chat, a chat dissolved and a message recalled become
+ * read-only records of the reserved `events` conversation. They never wake
+ * the agent (a recall's own wake, when one is due, is recall.ts's).
  * @module
  */
 
@@ -24,6 +25,8 @@ export const EVENT_TYPES: Record<string, { type: PassiveEventType; action?: "add
     "im.message.message_read_v1": { type: "message_read" },
     "im.chat.member.bot.added_v1": { type: "bot_added" },
     "im.chat.member.bot.deleted_v1": { type: "bot_leave" },
+    "im.chat.disbanded_v1": { type: "chat_disbanded" },
+    "im.message.recalled_v1": { type: "message_recalled" },
   };
 
 /** A user as events show it: only the members that are set. */
@@ -123,6 +126,18 @@ export function projectPassiveEvent(
       break;
     case "bot_leave":
       event = { chat_id: chatId, operator: actor };
+      break;
+    case "chat_disbanded":
+      event = { chat_id: chatId, operator: actor, chat_name: asText(e.name) ?? null };
+      break;
+    case "message_recalled":
+      // Feishu names no operator, only the role that recalled it.
+      event = {
+        message_id: asText(e.message_id) ?? null,
+        chat_id: chatId,
+        recall_type: asText(e.recall_type) ?? null,
+        recall_time: asNumber(e.recall_time) ?? null,
+      };
       break;
   }
   return {

@@ -2,7 +2,8 @@
  * The per-chat worker's job handler: one journaled event, in chat order,
  * through the stages admission → local commands → presence (OK / Typing,
  * asked for, never awaited) → normalisation → attachments → transcription →
- * record (SQLite) → notification. Every stage is idempotent, so a replay after a crash is safe.
+ * record (SQLite) → notification; a recall (recall.ts) in its message's chat, a chat
+ * gone or back (chats_gone.ts). Every stage is idempotent, so a replay after a crash is safe.
  * @module
  */
 
@@ -21,7 +22,9 @@ import {
   shouldReact,
 } from "./admission.ts";
 import { attachmentsDir, downloadAttachments } from "./attachments/mod.ts";
+import { applyChatFate } from "./chats_gone.ts";
 import { buildEventRecord } from "./events.ts";
+import { handleRecall } from "./recall.ts";
 import {
   expandForwardedHistory,
   fillReplyParent,
@@ -33,6 +36,7 @@ import {
   fromJournal,
   type IntakePayload,
   PASSIVE_EVENT_TYPES,
+  RECALL_EVENT_TYPE,
 } from "./intake.ts";
 import {
   type NormalisedMessage,
@@ -112,6 +116,8 @@ export interface PipelineDeps {
   conversation: ConversationLog;
   /** Byte cap of one inbound attachment (default: 100 MiB). */
   inboundDownloadBytes?: number;
+  /** `privacy.keep_recalled`: a recalled message keeps its text and files (default false). */
+  keepRecalled?: boolean;
   seams?: InboundSeams;
 }
 
@@ -201,6 +207,10 @@ export function createPipeline(deps: PipelineDeps): Pipeline {
     const envelope = payload.envelope;
     const type = String(envelope.header?.event_type ?? "");
     if (type === "im.message.receive_v1") return await onMessage(account, payload, job.signal);
+    // A recall of a message we stored is recorded whoever did it (Feishu names no one).
+    if (type === RECALL_EVENT_TYPE) {
+      return onPassive(account, envelope, await handleRecall(deps, account, envelope));
+    }
     if (PASSIVE_EVENT_TYPES.has(type)) return onPassive(account, envelope);
     if (CARD_EVENT_TYPES.has(type)) {
       if (seams.handleCard) return await seams.handleCard({ account, envelope });
@@ -350,9 +360,10 @@ export function createPipeline(deps: PipelineDeps): Pipeline {
     });
   }
 
-  function onPassive(account: Account, envelope: RawEnvelope): void {
+  function onPassive(account: Account, envelope: RawEnvelope, vouched = false): void {
+    applyChatFate(deps, account, envelope); // whoever did it; admission only decides the record
     const c = count(account.alias);
-    if (!admitted(c, admitPassiveEvent(envelope, policyOf(account)))) return;
+    if (!vouched && !admitted(c, admitPassiveEvent(envelope, policyOf(account)))) return;
     const rec = buildEventRecord(envelope, {
       alias: account.alias,
       nowMs: deps.clock.now(),

@@ -134,6 +134,45 @@ export class RecordStore {
     return true;
   }
 
+  /**
+   * Marks an incoming message recalled: its JSON becomes `record` (which
+   * carries `recalled`, and without its text unless the operator keeps
+   * recalled messages), its searchable text follows (the search index's
+   * trigger drops the old text), and the columns say who and when. False
+   * when no such record exists.
+   */
+  markRecalled(
+    account: string,
+    id: string,
+    change: { record: BridgeRecord["record"]; at: number; by: string },
+  ): boolean {
+    const res = this.#db.prepare(
+      `UPDATE records SET record = ?, search_text = ?, recalled_at = ?, recalled_by = ?,
+         updated_at = ? WHERE account = ? AND id = ? AND kind = 'message'`,
+    ).run(
+      JSON.stringify(change.record),
+      buildSearchText(change.record),
+      Math.trunc(change.at),
+      change.by,
+      this.#now(),
+      account,
+      id,
+    );
+    return res.changes > 0;
+  }
+
+  /**
+   * Whether the bot sent a visible message in the record's chat after it
+   * (Feishu's time, then arrival): what counts as the agent having answered
+   * it, the same event that ends the chat's Typing.
+   */
+  answeredAfter(account: string, stored: Pick<StoredRecord, "chatId" | "createTime" | "seq">) {
+    return this.#db.prepare(
+      `SELECT 1 FROM records WHERE account = ? AND chat_id = ? AND kind = 'sent' AND hidden = 0
+         AND (create_time > ? OR (create_time = ? AND seq > ?)) LIMIT 1`,
+    ).get(account, stored.chatId, stored.createTime, stored.createTime, stored.seq) !== undefined;
+  }
+
   /** The record with this exact compound id. */
   get(account: string, id: string): StoredRecord | null {
     const row = this.#db.prepare(`SELECT ${COLUMNS} FROM records WHERE account = ? AND id = ?`)
