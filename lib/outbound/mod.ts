@@ -36,7 +36,6 @@ export {
 export { chunkUuids } from "./idempotency.ts";
 export { PRIORITY } from "./scheduler.ts";
 export { createOutbox, type Outbox } from "./outbox.ts";
-export type { GoneChats } from "./chat_gone.ts";
 export { type Degradation, splitMarkdown, splitText } from "./markdown/mod.ts";
 export type { DeliveryRoute } from "./deliver.ts";
 export { sendCard } from "./send_card.ts";

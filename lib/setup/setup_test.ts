@@ -51,6 +51,9 @@ Deno.test("planConfig and writeAccount: new file, refusals, and a refused write 
 
 Deno.test("next steps name the message event first and each scope once; the QR code draws", async () => {
   assert.equal(eventsToSubscribe()[0], "im.message.receive_v1");
+  for (const e of ["im.message.recalled_v1", "im.chat.disbanded_v1"]) {
+    assert.ok(eventsToSubscribe().includes(e), e);
+  }
   const scopes = scopesToGrant().map((s) => s.scope);
   assert.equal(new Set(scopes).size, scopes.length);
   assert.ok(scopes.includes("im:message:send_as_bot"));

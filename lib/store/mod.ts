@@ -39,7 +39,6 @@ export type {
   MessageContent,
   PassiveEventRecord,
   PassiveEventType,
-  RecallMark,
   ReplyParent,
   SentMessageRecord,
   TranscriptSegment,
