@@ -87,6 +87,9 @@ export const CARD_EVENT_TYPES = new Set(["card.action.trigger", "card.action.tri
  * const long = intakeKeys({ header: { event_id: "e".repeat(3000), event_type: "im.message.receive_v1" },
  *   event: { message: { message_id: "om_1", chat_id: "oc_1" } } });
  * if (long !== null) throw new Error("an oversized id is not journaled");
+ * const recall = intakeKeys({ header: { event_id: "e2", event_type: "im.message.recalled_v1" },
+ *   event: { message_id: "om_1", chat_id: "oc_1" } });
+ * if (recall?.chatKey !== "oc_1") throw new Error("a recall queues behind its message");
  * ```
  */
 export function intakeKeys(

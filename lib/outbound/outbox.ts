@@ -246,7 +246,11 @@ export function createOutbox(options: OutboxOptions): Outbox {
   return {
     async deliver(req) {
       const lane = laneOf(req.route);
-      if (!lane.includes(":")) checkChat(lane);
+      const gone = lane.includes(":") ? null : options.gone?.get(lane);
+      // Like any refusal, an outcome: nothing delivered.
+      if (gone) {
+        return { delivered: [], chunkCount: req.bodies.length, failure: chatGoneError(gone) };
+      }
       const outcome = await deliverChunks({ api, scheduler }, {
         route: req.route,
         bodies: req.bodies,
