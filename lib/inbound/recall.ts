@@ -7,8 +7,11 @@
  * Typing on that message goes (it does not move back to an earlier one: see
  * lib/presence). When the agent was woken for it and has not answered it
  * (no message of the bot in the chat since), the agent is told it was
- * withdrawn. A message never stored (not admitted, a local command) gets
- * none of this; the caller records the passive event either way.
+ * withdrawn. A message never stored (not admitted, a local command, the
+ * bot's own) gets none of this. The caller records the passive event: for a
+ * message we stored, whoever recalled it; for any other, as admission
+ * decides (Feishu names no actor, so an account that restricts who talks to
+ * it records none).
  * @module
  */
 
