@@ -7,7 +7,7 @@
  * lane, whatever id the caller named it by (a chat id, a user's open_id, a
  * message of that chat).
  *
- * Three guarantees beyond pacing:
+ * Four guarantees beyond pacing:
  * - priorities: waiting writes to one conversation start by
  *   {@link PRIORITY} (answer, then update, then presence);
  * - coalescing: an edit marked `coalesce` that is still waiting is replaced
@@ -17,6 +17,8 @@
  *   call and the ledger entry looks the reaction up on Feishu before adding
  *   one. (Messages the server sends on its own get the same guarantee from a
  *   uuid derived from the event they answer.)
+ * - gone chats: a write to a chat dissolved or left by the bot is refused
+ *   before any request, when asked and again at its turn (chat_gone.ts).
  *
  * Quota accounting needs nothing here: the outbox only calls the account's
  * {@link FeishuApi}, whose HTTP instance counts every request it sends
@@ -208,7 +210,7 @@ export function createOutbox(options: OutboxOptions): Outbox {
     const seen = ledger.get(key);
     if (seen?.state === "done" && seen.result) return seen.result;
     try {
-      return await reactOnceUnchecked(target, key, seen);
+      return await addOnce(target, key, seen);
     } catch (err) {
       // Never made in a gone chat: nothing is left for a later run to finish.
       if (isChatGoneRefusal(err)) ledger.forget(key);
@@ -216,7 +218,7 @@ export function createOutbox(options: OutboxOptions): Outbox {
     }
   }
 
-  async function reactOnceUnchecked(
+  async function addOnce(
     target: WriteTarget & { emojiType: string },
     key: string,
     seen: ReturnType<WriteLedger["get"]>,
