@@ -136,7 +136,7 @@ Deno.test("recall: with privacy.keep_recalled the record keeps its text and is m
   }
 });
 
-Deno.test("recall: after the agent answered, the record is marked but the agent is not told", async () => {
+Deno.test("recall: after the agent answered, the record is marked and quotes of it say recalled, but the agent is not told", async () => {
   await using emu = await startEmulator();
   const bridge = await startBridge({ config: bridgeConfig(emu.url) });
   try {
@@ -147,11 +147,25 @@ Deno.test("recall: after the agent answered, the record is marked but the agent 
       text: "9",
     });
     assert.equal(out.status, "sent", JSON.stringify(out));
+    // Alice quotes her own question in a reply (a second wake).
+    const { messageId: quoting } = emu.userSends({
+      user: D.alice.openId,
+      chat: D.aliceP2p,
+      text: "well?",
+      replyTo: asked,
+    });
+    await bridge.channel.atLeast(2);
+    assert.equal(
+      ((await recordOf(bridge, quoting!)).reply_to_message as Rec).text,
+      "what time is it",
+    );
     emu.recall({ messageId: asked, push: true });
     // The events record is written after the notification would have gone out (same job).
     await recallEvent(bridge, asked);
     assert.equal((await recordOf(bridge, asked)).text, "[recalled]");
-    assert.equal(bridge.channel.items.length, 1, "only the message's own wake");
+    assert.equal(bridge.channel.items.length, 2, "only the messages' own wakes");
+    // The reply quoting it now shows what Feishu shows there.
+    assert.equal(((await recordOf(bridge, quoting!)).reply_to_message as Rec).text, "[recalled]");
   } finally {
     await bridge.close();
   }

@@ -196,10 +196,12 @@ export function createConversationLog(options: ConversationLogOptions): Conversa
       const replay = stored.record.recalled !== undefined;
       if (!replay) {
         store.transaction(() => {
-          store.records.markRecalled(alias, record.id, {
+          store.records.markRecalled(alias, record.id, record.chat_id, {
             record,
             at,
             by: record.recalled?.by ?? "",
+            // Replies quoting it show what Feishu shows: that it was recalled.
+            quote: record.recalled?.removed ? record.text : undefined,
           });
           if (notify) store.writes.begin(alias, key);
         });

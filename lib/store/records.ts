@@ -7,6 +7,7 @@
 import type { DatabaseSync, SQLInputValue } from "node:sqlite";
 import type { BridgeRecord, RecordKind } from "./record_types.ts";
 import { inTransaction } from "./db.ts";
+import { type RecallChange, writeRecall } from "./recalls.ts";
 import {
   type ActiveChat,
   activeChats,
@@ -138,27 +139,17 @@ export class RecordStore {
    * Marks an incoming message recalled: its JSON becomes `record` (which
    * carries `recalled`, and without its text unless the operator keeps
    * recalled messages), its searchable text follows (the search index's
-   * trigger drops the old text), and the columns say who and when. False
-   * when no such record exists.
+   * trigger drops the old text), the columns say who and when, and with a
+   * `quote` the replies quoting it show that instead (see recalls.ts).
+   * False when no such record exists.
    */
-  markRecalled(
-    account: string,
-    id: string,
-    change: { record: BridgeRecord["record"]; at: number; by: string },
-  ): boolean {
-    const res = this.#db.prepare(
-      `UPDATE records SET record = ?, search_text = ?, recalled_at = ?, recalled_by = ?,
-         updated_at = ? WHERE account = ? AND id = ? AND kind = 'message'`,
-    ).run(
-      JSON.stringify(change.record),
-      buildSearchText(change.record),
-      Math.trunc(change.at),
-      change.by,
-      this.#now(),
-      account,
-      id,
+  markRecalled(account: string, id: string, chatId: string, change: RecallChange): boolean {
+    return writeRecall(
+      this.#db,
+      { account, id, chatId, now: this.#now() },
+      change,
+      buildSearchText,
     );
-    return res.changes > 0;
   }
 
   /**

@@ -399,14 +399,19 @@ Deno.test("RecordStore.markRecalled() rewrites the record, its columns and the s
       ...incomingRecord("om_1", { id: stored.id, chat_id: "oc_1", text: "[recalled]" }),
       recalled: { at: "2026-08-03T09:15:00Z", by: "message_owner", removed: true },
     };
-    assert.equal(
-      s.records.markRecalled("main", stored.id, { record, at: 5, by: "message_owner" }),
-      true,
-    );
-    assert.equal(
-      s.records.markRecalled("main", "main:oc_1:om_9", { record, at: 5, by: "x" }),
-      false,
-    );
+    s.records.insert(msg(4, {
+      record: incomingRecord("om_4", {
+        id: "main:oc_1:om_4",
+        chat_id: "oc_1",
+        reply_to: stored.id,
+        reply_to_message: { id: stored.id, source: "store", text: "hello 1" },
+      }),
+    }));
+    const change = { record, at: 5, by: "message_owner", quote: "[recalled]" };
+    assert.equal(s.records.markRecalled("main", stored.id, "oc_1", change), true);
+    assert.equal(s.records.markRecalled("main", "main:oc_1:om_9", "oc_1", change), false);
+    const reply = s.records.get("main", "main:oc_1:om_4")!;
+    assert.equal(reply.kind === "message" && reply.record.reply_to_message?.text, "[recalled]");
     assert.equal(
       (await s.searcher.search({ account: "main", chatId: null, pattern: "hello 1" })).total,
       0,
