@@ -170,3 +170,26 @@ Deno.test("recall: after the agent answered, the record is marked and quotes of 
     await bridge.close();
   }
 });
+
+Deno.test("recall: a message never stored (a group message not for the bot) leaves only the events record", async () => {
+  await using emu = await startEmulator();
+  const bridge = await startBridge({ config: bridgeConfig(emu.url) });
+  try {
+    await emu.ws.whenReady();
+    const { messageId } = emu.userSends({ user: D.bob.openId, chat: D.team, text: "not for you" });
+    // Handled in the chat's order: once Alice's mention woke the agent, Bob's message was judged.
+    emu.userSends({ user: D.alice.openId, chat: D.team, text: "@bot hi", mentions: ["bot"] });
+    await bridge.channel.atLeast(1);
+    emu.recall({ messageId: messageId!, push: true });
+    const event = await until(async () =>
+      (await bridge.records("events")).find((e) =>
+        e.event_type === "message_recalled" && (e.event as Rec).message_id === messageId
+      )
+    );
+    assert.equal(event.source_chat_id, D.team);
+    assert.ok(!(await bridge.records(D.team)).some((r) => r.feishu_message_id === messageId));
+    assert.equal(bridge.channel.items.length, 1, "no withdrawn notice");
+  } finally {
+    await bridge.close();
+  }
+});
