@@ -118,6 +118,7 @@ Deno.test("/status: summary and bridge health", async () => {
       dead_letter_reasons: [{ error: "Error: boom", count: 2 }],
       dedupe_keys: 14,
       typing_pending: 1,
+      gone_chats: 2,
       quota: {
         month: "2025-01",
         used: 9,
@@ -128,7 +129,7 @@ Deno.test("/status: summary and bridge health", async () => {
     }),
   });
   ok(quota.body.includes("- 2 × Error: boom"));
-  ok(quota.body.includes("Dedupe keys: 14 · Typing pending: 1"));
+  ok(quota.body.includes("Dedupe keys: 14 · Typing pending: 1 · Chats gone: 2"));
   ok(quota.body.includes("API calls 2025-01: 9 of 10 · saving calls"));
   ok(quota.body.includes("9 of 10 Feishu API calls used this month (90%): saving calls"));
   const missing = await show("", "/status", {

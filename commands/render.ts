@@ -70,6 +70,7 @@ function healthLines(h: BridgeHealth): string[] {
   const extra = [
     h.dedupe_keys === undefined ? null : `Dedupe keys: ${h.dedupe_keys}`,
     h.typing_pending === undefined ? null : `Typing pending: ${h.typing_pending}`,
+    h.gone_chats ? `Chats gone: ${h.gone_chats}` : null,
   ].filter((x) => x !== null);
   if (extra.length) lines.push(extra.join(" · "));
   if (h.quota) {

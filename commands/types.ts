@@ -18,6 +18,8 @@ export interface BridgeHealth {
   dedupe_keys?: number;
   /** Typing reactions still to remove. */
   typing_pending?: number;
+  /** Chats dissolved or left by the bot (writes there are refused). */
+  gone_chats?: number;
   /** This month's Feishu API calls. */
   quota?: {
     month: string;

@@ -143,6 +143,16 @@ export function createAccount(config: ResolvedAccount, deps: AccountDeps): Accou
     clock,
     ledger: store.writes.ledger(alias),
     p2pChatOf: (openId) => store.records.p2pChatOf(alias, openId),
+    gone: {
+      get: (chatId) => store.goneChats.get(alias, chatId),
+      mark(chat) {
+        log.warn("Feishu says the chat was dissolved; writes there are refused from now on", {
+          account: alias,
+          chat: chat.chatId,
+        });
+        store.goneChats.mark(alias, chat);
+      },
+    },
     ...deps.pacing,
   });
 

@@ -1,14 +1,17 @@
 /**
- * The outbound gate (`access.outbound: "admitted"`) as actions apply it,
- * before any request: `send` checks its target; `reply`, `edit`, `delete`
- * and `react` check the chat of the stored message they act on (a message
- * the store does not hold cannot be placed in a chat, so it is refused too).
+ * The outbound gate as actions apply it, before any request: a chat that is
+ * gone (dissolved, or the bot removed) refuses everything with
+ * `TARGET_REVOKED` (the outbox's own check, so presence and Task Cards meet
+ * the same one); then `access.outbound: "admitted"`: `send` checks its
+ * target; `reply`, `edit`, `delete` and `react` check the chat of the stored
+ * message they act on (a message the store does not hold cannot be placed
+ * in a chat, so it is refused too).
  * @module
  */
 
 import type { Account } from "../account/mod.ts";
 import { checkChat, checkSendTarget } from "../access/mod.ts";
-import { BridgeError } from "../core/mod.ts";
+import { BridgeError, parseCompoundId } from "../core/mod.ts";
 import type { StoredRecord } from "../store/mod.ts";
 import type { ActionContext } from "./context.ts";
 
@@ -24,6 +27,8 @@ export function gateSend(
   receiveId: string,
   receiveIdType: string,
 ): void {
+  // A user's p2p chat is never dissolved; a chat id names the chat itself.
+  if (receiveIdType === "chat_id") account.outbox.checkChat(receiveId);
   checkSendTarget(account, knows(ctx), receiveId, receiveIdType);
 }
 
@@ -37,6 +42,7 @@ export function gateMessage(
   messageId: string,
   stored: StoredRecord | null,
 ): void {
+  account.outbox.checkChat(stored?.chatId ?? parseCompoundId(messageId).chatId);
   if (account.access.outbound !== "admitted") return;
   if (!stored) {
     throw new BridgeError(

@@ -55,6 +55,7 @@ async function rig(
   const notifier: Notifier = {
     message: () => Promise.resolve(),
     cardAction: (_alias, record) => Promise.resolve(void wakes.push(record.id)),
+    recalled: () => Promise.resolve(),
     counters: { licc: 0, channel: 0, failures: 0 },
   };
   const real = createConversationLog({ store, notifier, clock, log });

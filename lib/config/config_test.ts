@@ -143,6 +143,11 @@ const rejections: { name: string; config: unknown; want: string[] }[] = [
     config: { accounts: [acct], taskcard: { retention: 7 } },
     want: ["config taskcard: unknown key 'retention'"],
   },
+  {
+    name: "a keep_recalled that is not a boolean",
+    config: { accounts: [acct], privacy: { keep_recalled: "yes" } },
+    want: ["config privacy.keep_recalled: Expected true or false"],
+  },
 ];
 
 for (const c of rejections) {
@@ -189,6 +194,17 @@ Deno.test("parseConfig() applies defaults and collects secrets for redaction", (
   assert.equal(r.config.toolSchema, "auto");
   assert.deepEqual(r.config.quota, { monthlyCalls: null });
   assert.deepEqual(r.config.taskcard, { scope: "conversation", activeHours: 24, retentionDays: 7 });
+  assert.deepEqual(r.config.privacy, { keepRecalled: false });
+});
+
+Deno.test("parseConfig() takes privacy.keep_recalled", () => {
+  const r = parseConfig(
+    JSON.stringify({ accounts: [acct], privacy: { keep_recalled: true } }),
+    opts,
+  );
+  assert.ok(r.ok);
+  if (!r.ok) return;
+  assert.deepEqual(r.config.privacy, { keepRecalled: true });
 });
 
 Deno.test("parseConfig() takes the Task Card scope, active hours and retention", () => {

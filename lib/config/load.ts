@@ -26,6 +26,8 @@ export interface Config {
   /** Which projection of the tool schema clients are shown. */
   toolSchema: ToolSchemaSetting;
   taskcard: TaskCardConfig;
+  /** `keepRecalled`: a recalled message keeps its text and files (default false: removed). */
+  privacy: { keepRecalled: boolean };
 }
 
 /** The resident Task Cards' settings with defaults applied. */
@@ -223,6 +225,7 @@ export function parseConfig(text: string, options: ConfigOptions): ConfigResult 
         activeHours: data.taskcard?.active_hours ?? DEFAULT_TASKCARD.activeHours,
         retentionDays: data.taskcard?.retention_days ?? DEFAULT_TASKCARD.retentionDays,
       },
+      privacy: { keepRecalled: data.privacy?.keep_recalled ?? false },
     },
   };
 }

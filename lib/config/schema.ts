@@ -122,6 +122,11 @@ const taskcard = z.strictObject({
   retention_days: span("retention_days", 3650).optional(),
 });
 
+/** What the bridge keeps of what people take back. */
+const privacy = z.strictObject({
+  keep_recalled: z.boolean({ error: "Expected true or false" }).optional(),
+});
+
 /** Which projection of the tool schema clients are shown (see peek.ts). */
 const toolSchema = z.enum(TOOL_SCHEMA_SETTINGS, {
   error: () => `Expected one of ${TOOL_SCHEMA_SETTINGS.join(", ")}`,
@@ -142,6 +147,7 @@ export const configSchema = z.strictObject({
   quota: quota.optional(),
   tool_schema: toolSchema.optional(),
   taskcard: taskcard.optional(),
+  privacy: privacy.optional(),
 });
 
 /** The transcriber command config. */

@@ -12,6 +12,9 @@
  *   and marked handled the same way, but nobody is notified: the agent reads
  *   it later, and a replay does not wake it either.
  *
+ * - `recall` rewrites a message as recalled and, when the agent has not
+ *   answered it, tells the agent it was withdrawn, on the same lanes.
+ *
  * Listeners (Task Cards, the permission relay, tests) are subscribed once in
  * the composition root; each is told the record's route, so it can scope by
  * conversation. A failing listener is logged and never stops the others.
@@ -86,6 +89,18 @@ export interface ConversationLog {
     meta?: RecordMeta,
     options?: WakeOptions,
   ): Promise<WakeOutcome>;
+  /**
+   * Rewrites a stored message as recalled (`record` carries its `recalled`
+   * mark) and, with `notify`, tells the agent it was withdrawn, on the lanes
+   * of a wake, once across replays (an entry in the writes ledger is begun
+   * with the mark and finished after the notification). `missing` when the
+   * store holds no such message; `replayed` when it was marked already.
+   */
+  recall(
+    account: Waker,
+    record: IncomingMessageRecord,
+    options: { at: number; notify: boolean },
+  ): Promise<"recalled" | "replayed" | "missing">;
   /** Subscribes a listener (in the composition root, once). */
   onRecorded(listener: RecordedListener): void;
 }
@@ -150,6 +165,13 @@ export function createConversationLog(options: ConversationLogOptions): Conversa
     });
   }
 
+  /** The notification window of a record: its chat's last records, ending with it if older. */
+  const windowOf = (alias: string, record: { chat_id: string; id: string }) => () =>
+    store.records.window(alias, record.chat_id, PREVIEW_WINDOW, record.id).map((r) => ({
+      direction: r.direction,
+      record: r.record,
+    }));
+
   async function wake(account: Waker, entry: WakingRecord, hold: boolean): Promise<void> {
     const alias = account.alias;
     if (hold) {
@@ -157,13 +179,7 @@ export function createConversationLog(options: ConversationLogOptions): Conversa
       tell(alias, entry, false);
       return;
     }
-    const window = () =>
-      store.records.window(alias, entry.record.chat_id, PREVIEW_WINDOW, entry.record.id).map((
-        r,
-      ) => ({
-        direction: r.direction,
-        record: r.record,
-      }));
+    const window = windowOf(alias, entry.record);
     const contactName = (id: string) => account.names.known(id);
     if (entry.kind === "message") {
       await options.notifier.message(alias, entry.record, window, contactName);
@@ -195,11 +211,40 @@ export function createConversationLog(options: ConversationLogOptions): Conversa
       await wake(account, entry, hold);
       return "recorded";
     },
+    async recall(account, record, { at, notify }) {
+      const alias = account.alias;
+      const key = `${RECALL_NOTICE_PREFIX}${record.id}`;
+      const stored = store.records.get(alias, record.id);
+      if (stored?.kind !== "message") return "missing";
+      const replay = stored.record.recalled !== undefined;
+      if (!replay) {
+        store.transaction(() => {
+          store.records.markRecalled(alias, record.id, record.chat_id, {
+            record,
+            at,
+            by: record.recalled?.by ?? "",
+            // Replies quoting it show what Feishu shows: that it was recalled.
+            quote: record.recalled?.removed ? record.text : undefined,
+          });
+          if (notify) store.writes.begin(alias, key);
+        });
+      }
+      if (store.writes.get(alias, key)?.state === "pending") {
+        const current = replay ? stored.record : record;
+        const contactName = (id: string) => account.names.known(id);
+        await options.notifier.recalled(alias, current, windowOf(alias, current), contactName);
+        store.writes.finish(alias, key, null);
+      }
+      return replay ? "replayed" : "recalled";
+    },
     onRecorded(listener) {
       listeners.push(listener);
     },
   };
 }
+
+/** The writes-ledger key prefix of a withdrawn notice (begun with the mark, finished once sent). */
+const RECALL_NOTICE_PREFIX = "recall-notice:";
 
 /** A stored record that wakes the agent, as stored; null for other kinds. */
 function waking(stored: StoredRecord): WakingRecord | null {

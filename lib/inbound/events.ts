@@ -1,8 +1,9 @@
 /**
- * Passive channel events: reactions, read receipts, the bot
- * being added to or removed from a chat and a person opening the bot's DM
- * become read-only records of the reserved `events` conversation. They never
- * wake the agent.
+ * Passive channel events: reactions, read receipts, the bot being added to
+ * or removed from a chat, a chat dissolved, a message recalled and a person
+ * opening the bot's DM become read-only records of the reserved `events`
+ * conversation. They never wake the agent (a recall's own wake, when one is
+ * due, is recall.ts's).
  * @module
  */
 
@@ -26,6 +27,8 @@ export const EVENT_TYPES: Record<string, { type: PassiveEventType; action?: "add
     "im.chat.member.bot.added_v1": { type: "bot_added" },
     "im.chat.member.bot.deleted_v1": { type: "bot_leave" },
     "im.chat.access_event.bot_p2p_chat_entered_v1": { type: "p2p_entered" },
+    "im.chat.disbanded_v1": { type: "chat_disbanded" },
+    "im.message.recalled_v1": { type: "message_recalled" },
   };
 
 /** A user as events show it: only the members that are set. */
@@ -133,6 +136,18 @@ export function projectPassiveEvent(
         chat_type: "p2p",
         operator: actor,
         last_message_id: asText(e.last_message_id) || null,
+      };
+      break;
+    case "chat_disbanded":
+      event = { chat_id: chatId, operator: actor, chat_name: asText(e.name) ?? null };
+      break;
+    case "message_recalled":
+      // Feishu names no operator, only the role that recalled it.
+      event = {
+        message_id: asText(e.message_id) ?? null,
+        chat_id: chatId,
+        recall_type: asText(e.recall_type) ?? null,
+        recall_time: asNumber(e.recall_time) ?? null,
       };
       break;
   }

@@ -220,3 +220,31 @@ Deno.test("buildEventRecord() projects a person opening the bot's DM (p2p_entere
     last_message_id: null,
   });
 });
+
+Deno.test("a dissolved chat and a recalled message project to their own event types", () => {
+  const disbanded = eventEnvelope("im.chat.disbanded_v1", {
+    chat_id: "oc_gone",
+    operator_id: { open_id: "ou_allowed", union_id: "on_allowed" },
+    name: "Old team",
+  });
+  assert.deepEqual(projectPassiveEvent(disbanded, ctx)?.event, {
+    chat_id: "oc_gone",
+    operator: { open_id: "ou_allowed", name: "Actor" },
+    chat_name: "Old team",
+  });
+  const recalled = eventEnvelope("im.message.recalled_v1", {
+    message_id: "om_1",
+    chat_id: "oc_1",
+    recall_time: "1785680003000",
+    recall_type: "group_manager",
+  });
+  const record = buildEventRecord(recalled, ctx);
+  assert.equal(record?.event_type, "message_recalled");
+  assert.equal(record?.source_chat_id, "oc_1");
+  assert.deepEqual(record?.event, {
+    message_id: "om_1",
+    chat_id: "oc_1",
+    recall_type: "group_manager",
+    recall_time: 1785680003000,
+  });
+});

@@ -58,8 +58,16 @@ export function fromJournal(value: JsonValue): IntakePayload | null {
   return { envelope, received_at, source };
 }
 
-/** Event types that go to the reserved `events` conversation. */
-export const PASSIVE_EVENT_TYPES: ReadonlySet<string> = new Set(Object.keys(EVENT_TYPES));
+/**
+ * A recall: journaled in the recalled message's chat FIFO, so it is handled
+ * after that message's own job (see recall.ts).
+ */
+export const RECALL_EVENT_TYPE = "im.message.recalled_v1";
+
+/** Event types that go to the reserved `events` conversation (a recall goes to its chat's). */
+export const PASSIVE_EVENT_TYPES: ReadonlySet<string> = new Set(
+  Object.keys(EVENT_TYPES).filter((t) => t !== RECALL_EVENT_TYPE),
+);
 
 /** Card callbacks (handled by the cards capability). */
 export const CARD_EVENT_TYPES = new Set(["card.action.trigger", "card.action.trigger_v1"]);
@@ -67,7 +75,7 @@ export const CARD_EVENT_TYPES = new Set(["card.action.trigger", "card.action.tri
 /**
  * The FIFO and dedupe keys of an envelope: messages queue per chat and dedupe
  * by event id and message id; passive events queue in `events`; card
- * callbacks per chat by event id. Null for events we do not journal, and
+ * callbacks and recalls per chat by event id. Null for events we do not journal, and
  * for ids longer than {@link MAX_ID_LENGTH}.
  *
  * @example
@@ -79,6 +87,9 @@ export const CARD_EVENT_TYPES = new Set(["card.action.trigger", "card.action.tri
  * const long = intakeKeys({ header: { event_id: "e".repeat(3000), event_type: "im.message.receive_v1" },
  *   event: { message: { message_id: "om_1", chat_id: "oc_1" } } });
  * if (long !== null) throw new Error("an oversized id is not journaled");
+ * const recall = intakeKeys({ header: { event_id: "e2", event_type: "im.message.recalled_v1" },
+ *   event: { message_id: "om_1", chat_id: "oc_1" } });
+ * if (recall?.chatKey !== "oc_1") throw new Error("a recall queues behind its message");
  * ```
  */
 export function intakeKeys(
@@ -109,6 +120,10 @@ function journalKeys(
     const mid = typeof msg.message_id === "string" ? msg.message_id : "";
     if (!chat || !mid) return null;
     return { chatKey: chat, dedupeKeys: [...keys, `msg:${mid}`] };
+  }
+  if (type === RECALL_EVENT_TYPE) {
+    const chat = typeof event.chat_id === "string" ? event.chat_id : "";
+    return chat && keys.length ? { chatKey: chat, dedupeKeys: keys } : null;
   }
   if (PASSIVE_EVENT_TYPES.has(type)) return { chatKey: EVENTS_CHAT_ID, dedupeKeys: keys };
   if (CARD_EVENT_TYPES.has(type)) {

@@ -3,7 +3,8 @@
  * through the stages admission → local commands → presence (OK / Typing,
  * asked for, never awaited) → normalisation → attachments → transcription →
  * record (SQLite) → notification (unless the loop guard holds another bot's message: recorded,
- * no reactions, no wake). Every stage is idempotent, so a replay after a crash is safe.
+ * no reactions, no wake); a recall (recall.ts) in its message's chat, a chat gone or back
+ * (chats_gone.ts). Every stage is idempotent, so a replay after a crash is safe.
  * @module
  */
 
@@ -14,18 +15,19 @@ import type { ConversationLog } from "../conversation/mod.ts";
 import { markSeen, startTyping } from "../presence/mod.ts";
 import type { Store } from "../store/mod.ts";
 import {
-  type Admission,
-  type AdmissionPolicy,
   admitMessage,
   admitPassiveEvent,
   enteredPairing,
   type RejectReason,
   shouldReact,
 } from "./admission.ts";
+import { admitted, policyOf } from "./account_policy.ts";
 import { attachmentsDir, downloadAttachments } from "./attachments/mod.ts";
 import { BotWakeGuards, type BotWakesHeldContext } from "./bot_guard.ts";
 import { describe, isDeterministicFailure } from "./failure.ts";
+import { applyChatFate } from "./chats_gone.ts";
 import { buildEventRecord } from "./events.ts";
+import { handleRecall } from "./recall.ts";
 import {
   expandForwardedHistory,
   fillReplyParent,
@@ -37,6 +39,7 @@ import {
   fromJournal,
   type IntakePayload,
   PASSIVE_EVENT_TYPES,
+  RECALL_EVENT_TYPE,
 } from "./intake.ts";
 import {
   type NormalisedMessage,
@@ -122,6 +125,8 @@ export interface PipelineDeps {
   conversation: ConversationLog;
   /** Byte cap of one inbound attachment (default: 100 MiB). */
   inboundDownloadBytes?: number;
+  /** `privacy.keep_recalled`: a recalled message keeps its text and files (default false). */
+  keepRecalled?: boolean;
   seams?: InboundSeams;
 }
 
@@ -133,25 +138,6 @@ export interface Pipeline {
 
 /** How soon a held group message checks again for the bot identity (the lookup itself is throttled to one per 30 s). */
 export const IDENTITY_RETRY_MS = 2_000;
-
-/** The admission policy of an account right now (the identity may arrive late). */
-function policyOf(account: Account): AdmissionPolicy {
-  return {
-    botOpenId: account.identity.botOpenId(),
-    botAppId: account.appId,
-    allowedUsers: account.allowedUsers,
-    dm: account.access.dm,
-    admits: (openId) => account.admits(openId),
-    bots: account.access.bots,
-  };
-}
-
-/** Counts a rejection; true when admitted. */
-function admitted(c: Pick<PipelineCounters, "rejected">, verdict: Admission): boolean {
-  if (verdict.admit) return true;
-  c.rejected[verdict.reason] = (c.rejected[verdict.reason] ?? 0) + 1;
-  return false;
-}
 
 /** Builds the pipeline. */
 export function createPipeline(deps: PipelineDeps): Pipeline {
@@ -190,6 +176,10 @@ export function createPipeline(deps: PipelineDeps): Pipeline {
     const envelope = payload.envelope;
     const type = String(envelope.header?.event_type ?? "");
     if (type === "im.message.receive_v1") return await onMessage(account, payload, job.signal);
+    // A recall of a message we stored is recorded whoever did it (Feishu names no one).
+    if (type === RECALL_EVENT_TYPE) {
+      return onPassive(account, envelope, await handleRecall(deps, account, envelope));
+    }
     if (PASSIVE_EVENT_TYPES.has(type)) {
       onPassive(account, envelope);
       const ask = enteredPairing(envelope, policyOf(account), deps.clock.now());
@@ -353,9 +343,10 @@ export function createPipeline(deps: PipelineDeps): Pipeline {
     });
   }
 
-  function onPassive(account: Account, envelope: RawEnvelope): void {
+  function onPassive(account: Account, envelope: RawEnvelope, vouched = false): void {
+    applyChatFate(deps, account, envelope); // whoever did it; admission only decides the record
     const c = count(account.alias);
-    if (!admitted(c, admitPassiveEvent(envelope, policyOf(account)))) return;
+    if (!vouched && !admitted(c, admitPassiveEvent(envelope, policyOf(account)))) return;
     const rec = buildEventRecord(envelope, {
       alias: account.alias,
       nowMs: deps.clock.now(),

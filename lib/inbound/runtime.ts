@@ -158,6 +158,7 @@ export async function openInbound(options: InboundOptions): Promise<InboundRunti
     transcriber,
     conversation: options.conversation,
     inboundDownloadBytes: config.limits.inboundDownloadBytes,
+    keepRecalled: config.privacy.keepRecalled,
     seams: options.seams,
   });
   const presenceOf = (a: Account) => ({ account: a, typing: store.typing, log });

@@ -2,7 +2,8 @@
  * Waking the agent about one admitted message, on every configured lane:
  * a LICC v1 event file (LingTai), a `notifications/claude/channel` push
  * (Claude Code channels) and `resources/updated` for `feishu://inbox`;
- * the same for a business card callback.
+ * the same for a business card callback and for an unanswered message
+ * withdrawn (recalled).
  * Failures are logged, never raised; logs never carry message text.
  * @module
  */
@@ -13,6 +14,7 @@ import type { PreviewEntry } from "./items.ts";
 import { buildCardActionChannel, buildCardActionEvent } from "./card_action.ts";
 import { buildMessageEvent, type LiccEvent, liccEventIdFor, writeLiccEvent } from "./licc.ts";
 import { buildPreview, type ConversationPreview } from "./preview.ts";
+import { buildRecallChannel, buildRecallEvent, recallKey } from "./recall.ts";
 import type { CardActionRecord, IncomingMessageRecord } from "../store/mod.ts";
 
 /** Where pushes go (the MCP server). */
@@ -60,6 +62,16 @@ export interface Notifier {
     window: () => readonly PreviewEntry[],
     contactName: (openId: string) => string | null,
   ): Promise<void>;
+  /**
+   * Notifies that `record` (an unanswered message, now marked recalled) was
+   * withdrawn (same lanes, same rules). Never throws.
+   */
+  recalled(
+    alias: string,
+    record: IncomingMessageRecord,
+    window: () => readonly PreviewEntry[],
+    contactName: (openId: string) => string | null,
+  ): Promise<void>;
   counters: NotifierCounters;
 }
 
@@ -67,6 +79,8 @@ export interface Notifier {
 interface Lanes {
   id: string;
   chatId: string;
+  /** The record the preview marks as current, when it is not `id`. */
+  currentId?: string;
   licc(preview: ConversationPreview | null, nowMs: number): LiccEvent;
   channel(): { content: string; meta: Record<string, string> };
 }
@@ -89,7 +103,7 @@ export function createNotifier(options: NotifierOptions): Notifier {
         preview = buildPreview(window(), {
           alias,
           chatId: lanes.chatId,
-          currentId: lanes.id,
+          currentId: lanes.currentId ?? lanes.id,
           nowMs,
           contactName,
         });
@@ -159,6 +173,20 @@ export function createNotifier(options: NotifierOptions): Notifier {
           licc: (preview, nowMs) =>
             buildCardActionEvent(record, { alias, preview, nowMs, contactName }),
           channel: () => buildCardActionChannel(record, { alias, contactName }),
+        },
+        window,
+        contactName,
+      ),
+    recalled: (alias, record, window, contactName) =>
+      deliver(
+        alias,
+        {
+          id: recallKey(record),
+          chatId: record.chat_id,
+          currentId: record.id,
+          licc: (preview, nowMs) =>
+            buildRecallEvent(record, { alias, preview, nowMs, contactName }),
+          channel: () => buildRecallChannel(record, { alias, contactName }),
         },
         window,
         contactName,

@@ -7,7 +7,7 @@
  * lane, whatever id the caller named it by (a chat id, a user's open_id, a
  * message of that chat).
  *
- * Three guarantees beyond pacing:
+ * Four guarantees beyond pacing:
  * - priorities: waiting writes to one conversation start by
  *   {@link PRIORITY} (answer, then update, then presence);
  * - coalescing: an edit marked `coalesce` that is still waiting is replaced
@@ -17,6 +17,8 @@
  *   call and the ledger entry looks the reaction up on Feishu before adding
  *   one. (Messages the server sends on its own get the same guarantee from a
  *   uuid derived from the event they answer.)
+ * - gone chats: a write to a chat dissolved or left by the bot is refused
+ *   before any request, when asked and again at its turn (chat_gone.ts).
  *
  * Quota accounting needs nothing here: the outbox only calls the account's
  * {@link FeishuApi}, whose HTTP instance counts every request it sends
@@ -27,6 +29,7 @@
  */
 
 import type { Clock } from "../core/mod.ts";
+import { chatGoneError, type GoneChats, isChatGoneRefusal, saysDissolved } from "./chat_gone.ts";
 import type { FeishuApi } from "../feishu/mod.ts";
 import {
   deliverChunks,
@@ -56,6 +59,8 @@ export interface OutboxOptions {
   ledger: WriteLedger;
   /** The p2p chat of a user, when the store knows it (puts sends by open_id in the chat's lane). */
   p2pChatOf?: (openId: string) => string | null;
+  /** Chats gone (dissolved, bot removed): every write there is refused before any request. */
+  gone?: GoneChats;
   /** Writes per second to one conversation (Feishu: 5). */
   perChatPerSecond?: number;
   /** Writes per second for the whole app (Feishu: 50). */
@@ -100,6 +105,8 @@ export interface Outbox {
   unreact(req: WriteTarget & { reactionId: string; once?: string }): Promise<void>;
   /** The lane a route's messages go in. */
   laneOf(route: DeliveryRoute): string;
+  /** Throws `TARGET_REVOKED` when the chat is gone (see chat_gone.ts); no request either way. */
+  checkChat(chatId: string): void;
   /** Rejects waiting writes; later ones fail. */
   close(): void;
 }
@@ -157,19 +164,44 @@ export function createOutbox(options: OutboxOptions): Outbox {
     return `${route.receiveIdType}:${route.receiveId}`;
   };
 
+  const checkChat = (chatId: string) => {
+    const gone = options.gone?.get(chatId);
+    if (gone) throw chatGoneError(gone);
+  };
+  /** After a failed write: Feishu's "dissolved" marks the lane's chat gone. */
+  const noteFailure = (err: unknown, lane: string) => {
+    // A lane is a chat id unless it is a `type:id` of a user not yet placed in a chat.
+    if (saysDissolved(err) && !lane.includes(":")) {
+      options.gone?.mark({ chatId: lane, reason: "dissolved", at: options.clock.now() });
+    }
+  };
+
   /** One API call in the target's lane; a rate limit pauses the lane or the app. */
-  const single = <T>(target: WriteTarget, fallback: Priority, call: () => Promise<T>) =>
-    scheduler.run(target.chatId, async (slot) => {
+  const single = <T>(
+    target: WriteTarget,
+    fallback: Priority,
+    call: () => Promise<T>,
+  ): Promise<T> => {
+    try {
+      checkChat(target.chatId);
+    } catch (err) {
+      return Promise.reject(err);
+    }
+    return scheduler.run(target.chatId, async (slot) => {
       const done = await slot(target.signal);
       try {
+        // Asked again at its turn: a write queued before the chat went is dropped, unsent.
+        checkChat(target.chatId);
         return await call();
       } catch (err) {
         pauseAfterRateLimit(scheduler, err, target.chatId);
+        noteFailure(err, target.chatId);
         throw err;
       } finally {
         done();
       }
     }, { signal: target.signal, priority: target.priority ?? fallback });
+  };
 
   async function reactOnce(
     target: WriteTarget & { emojiType: string },
@@ -177,6 +209,21 @@ export function createOutbox(options: OutboxOptions): Outbox {
   ): Promise<string> {
     const seen = ledger.get(key);
     if (seen?.state === "done" && seen.result) return seen.result;
+    try {
+      return await addOnce(target, key, seen);
+    } catch (err) {
+      // Never made in a gone chat: nothing is left for a later run to finish.
+      if (isChatGoneRefusal(err)) ledger.forget(key);
+      throw err;
+    }
+  }
+
+  async function addOnce(
+    target: WriteTarget & { emojiType: string },
+    key: string,
+    seen: ReturnType<WriteLedger["get"]>,
+  ): Promise<string> {
+    checkChat(target.chatId);
     if (seen?.state === "pending") {
       // A crash may have cut us off after Feishu added it: look before adding again.
       const existing = await single(
@@ -201,6 +248,11 @@ export function createOutbox(options: OutboxOptions): Outbox {
   return {
     async deliver(req) {
       const lane = laneOf(req.route);
+      const gone = lane.includes(":") ? null : options.gone?.get(lane);
+      // Like any refusal, an outcome: nothing delivered.
+      if (gone) {
+        return { delivered: [], chunkCount: req.bodies.length, failure: chatGoneError(gone) };
+      }
       const outcome = await deliverChunks({ api, scheduler }, {
         route: req.route,
         bodies: req.bodies,
@@ -210,6 +262,7 @@ export function createOutbox(options: OutboxOptions): Outbox {
         signal: req.signal,
         priority: req.priority ?? PRIORITY.answer,
       });
+      if (outcome.failure) noteFailure(outcome.failure, lane);
       const chat = outcome.delivered.at(-1)?.chatId;
       if (chat && req.route.kind === "create" && req.route.receiveIdType === "open_id") {
         userChats.set(req.route.receiveId, chat);
@@ -266,6 +319,7 @@ export function createOutbox(options: OutboxOptions): Outbox {
       return single(req, PRIORITY.answer, () => api.removeReaction(req.messageId, req.reactionId));
     },
     laneOf,
+    checkChat,
     close: () => scheduler.close(),
   };
 }

@@ -447,3 +447,41 @@ Deno.test("a card PATCH whose answer is cut off is sent again (the same content,
   );
   assert.equal(r.emu.requests({ method: "PUT" }).length, 1, "an edit counts against Feishu's 20");
 });
+
+Deno.test("a gone chat: writes are refused before any request, one queued before it went is refused at its turn, and its once-only key is dropped", async () => {
+  await using r = await rig({ emulator: { clock: new ManualEmuClock(Date.now()) } });
+  const a = r.account("main");
+  const target = (await a.outbox.deliver(send(D.team, "first"))).delivered[0]!.messageId;
+  const lane = await holdLane(r.emu, a, D.team);
+  const before = r.emu.requests().length;
+  // Queued behind the held write, then the chat goes.
+  const queued = a.outbox.react({
+    chatId: D.team,
+    messageId: target,
+    emojiType: "OK",
+    priority: PRIORITY.presence,
+    once: `seen:${target}`,
+  });
+  r.store.goneChats.mark("main", { chatId: D.team, reason: "bot_removed", at: Date.now() });
+  await lane.release();
+  await assert.rejects(queued, /no longer has the bot \(removed\)/);
+  assert.equal(r.store.writes.get("main", `seen:${target}`), null, "nothing left to resume");
+  const refused = await a.outbox.deliver(send(D.team, "later"));
+  assert.equal(refused.failure?.code, "TARGET_REVOKED");
+  assert.equal(refused.delivered.length, 0);
+  await assert.rejects(
+    a.outbox.delete({ chatId: D.team, messageId: target }),
+    (err: Error & { code?: string }) => err.code === "TARGET_REVOKED",
+  );
+  assert.equal(r.emu.requests().length, before, "no request since the held one");
+  // Feishu's 230045 on another chat's write marks that chat gone.
+  r.emu.faults.add({
+    method: "POST",
+    path: MESSAGES,
+    times: 1,
+    respond: { code: 230045, msg: "The chat has been dissolved." },
+  });
+  const dissolved = await a.outbox.deliver(send(D.aliceP2p, "hello?"));
+  assert.equal(dissolved.failure?.context.providerCode, 230045);
+  assert.equal(r.store.goneChats.get("main", D.aliceP2p)?.reason, "dissolved");
+});

@@ -41,7 +41,14 @@ import {
   sweepChat,
   type TypingWish,
 } from "./state.ts";
-import { suspectTyping, TYPING_PREFIX, typingSettled, unwishTyping, wishTyping } from "./typing.ts";
+import {
+  suspectTyping,
+  TYPING_PREFIX,
+  typingSettled,
+  unwishTyping,
+  unwishTypingOn,
+  wishTyping,
+} from "./typing.ts";
 
 export { TYPING_PREFIX } from "./typing.ts";
 
@@ -88,6 +95,17 @@ export function startTyping(deps: PresenceDeps, entry: TypingWish): void {
 /** Removes the chat's Typing, if any (returns at once); true when there was one. */
 export function stopTyping(deps: PresenceDeps, chatId: string): boolean {
   return unwishTyping(deps, chatId);
+}
+
+/**
+ * Removes the chat's Typing if it is on `messageId` (a recalled message); it
+ * does not move back to an earlier message: that one's Typing moved off it
+ * when the newer message came, and whether the agent still works on it is
+ * not known (a turn may end without a message), while a Typing left behind
+ * is worse than none. True when there was one.
+ */
+export function stopTypingOn(deps: PresenceDeps, chatId: string, messageId: string): boolean {
+  return unwishTypingOn(deps, chatId, messageId);
 }
 
 /** Removes every Typing of the account whose receive target matches (sends to an open_id). */

@@ -75,6 +75,19 @@ export function unwishTyping(deps: PresenceDeps, chatId: string): boolean {
 }
 
 /**
+ * Asks for no Typing in the chat if the one it shows (or wishes) is on
+ * `messageId`; a Typing on another message stays. True when it was there.
+ */
+export function unwishTypingOn(deps: PresenceDeps, chatId: string, messageId: string): boolean {
+  const chat = chatPresence(deps, chatId);
+  if (wishOf(chat, deps.typing.get(deps.account.alias, chatId))?.messageId !== messageId) {
+    sweepChat(deps, chatId);
+    return false;
+  }
+  return unwishTyping(deps, chatId);
+}
+
+/**
  * Settles a Typing add a previous run began and never saw answered: it may be
  * on Feishu with nothing stored to remove it, so it is looked up (and, as
  * the once-only write finishes, added when missing) and then removed, unless

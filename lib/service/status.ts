@@ -94,6 +94,8 @@ export interface AccountStatus {
   card_callbacks?: CallbackCounters;
   /** Typing reactions placed and not yet removed. */
   typing_pending?: number;
+  /** Chats dissolved or left by the bot: writes there fail fast with `TARGET_REVOKED`. */
+  gone_chats?: number;
   /** Presence writes waiting in the outbox now, and those skipped to keep that backlog short. */
   presence?: { queued: number; shed: number };
 }
@@ -311,6 +313,7 @@ function accountStatus(
     ...(intake ? { intake: intake.counters, backfill: intake.backfill } : {}),
     ...(src.callbacks ? { card_callbacks: src.callbacks(a.alias) } : {}),
     ...(src.store ? { typing_pending: typing.get(a.alias) ?? 0 } : {}),
+    ...(src.store ? { gone_chats: src.store.goneChats.count(a.alias) } : {}),
     ...(src.inbound ? { presence: presenceStatus(a) } : {}),
   };
 }

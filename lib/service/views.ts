@@ -25,6 +25,7 @@ export function bridgeHealth(s: ServiceStatus): BridgeHealth {
     dead_letter_reasons: s.journal?.dead_letter_reasons,
     dedupe_keys: s.journal?.dedupe_keys,
     typing_pending: s.accounts.reduce((n, a) => n + (a.typing_pending ?? 0), 0),
+    gone_chats: s.accounts.reduce((n, a) => n + (a.gone_chats ?? 0), 0),
     quota: s.quota,
   };
 }

@@ -53,6 +53,9 @@ Deno.test("next steps name the message event first and each scope once; the QR c
   assert.equal(eventsToSubscribe()[0], "im.message.receive_v1");
   // A first DM is known only from this event: the setup lists it.
   assert.ok(eventsToSubscribe().includes("im.chat.access_event.bot_p2p_chat_entered_v1"));
+  for (const e of ["im.message.recalled_v1", "im.chat.disbanded_v1"]) {
+    assert.ok(eventsToSubscribe().includes(e), e);
+  }
   const scopes = scopesToGrant().map((s) => s.scope);
   assert.equal(new Set(scopes).size, scopes.length);
   assert.ok(scopes.includes("im:message:send_as_bot"));

@@ -266,6 +266,23 @@ export const MIGRATIONS: readonly Migration[] = [
     sql: `CREATE INDEX records_p2p_entered ON records (account, create_time)
       WHERE kind = 'event' AND json_extract(record, '$.event_type') = 'p2p_entered';`,
   },
+  {
+    version: 12,
+    name: "recalled messages (who and when, on the record); chats gone (dissolved, bot removed)",
+    // The record's JSON carries `recalled` too (what `read` shows); the
+    // columns let a query find recalled records without parsing JSON. A gone
+    // chat refuses every write before any request until the bot is added back.
+    sql: `ALTER TABLE records ADD COLUMN recalled_at INTEGER;
+      ALTER TABLE records ADD COLUMN recalled_by TEXT;
+      CREATE TABLE gone_chats (
+        account TEXT NOT NULL,
+        chat_id TEXT NOT NULL,
+        reason TEXT NOT NULL,
+        at INTEGER NOT NULL,
+        updated_at INTEGER NOT NULL,
+        PRIMARY KEY (account, chat_id)
+      );`,
+  },
 ];
 
 /**

@@ -2,7 +2,7 @@
  * Durable state of the bridge in `<workdir>/feishu/`: `store.db` (SQLite via
  * node:sqlite, WAL) with records, contacts, identities and pending Typing
  * reactions, resident Task Card bindings, API call counts, the connection
- * health snapshot and the journal figures snapshot, send intents; the workdir lock; search
+ * health snapshot and the journal figures snapshot, send intents, chats gone; the workdir lock; search
  * off the main thread; read-only access for `doctor`, which never writes and
  * never takes the lock.
  * @module
@@ -22,6 +22,7 @@ import { ApiCallStore } from "./api_calls.ts";
 import { HealthStore } from "./health.ts";
 import { JournalFiguresStore } from "./journal_figures.ts";
 import { IntentStore } from "./intents.ts";
+import { GoneChatStore } from "./gone_chats.ts";
 import { Searcher } from "./search.ts";
 
 export { type RecordInput, RecordStore, type StoredRecord } from "./records.ts";
@@ -53,6 +54,7 @@ export type { SearchJob } from "./search.ts";
 export { isLocked, lockFile, lockWorkdir, type WorkdirLock } from "./lock.ts";
 export { type BindingRead, routeKey, type TaskCardRoute } from "./task_cards.ts";
 export { type DeliveredChunk, IntentStore, type SendIntent } from "./intents.ts";
+export type { GoneChat, GoneReason } from "./gone_chats.ts";
 
 /** The opened store. */
 export interface Store {
@@ -73,6 +75,8 @@ export interface Store {
   journalFigures: JournalFiguresStore;
   /** Sends written down before their first chunk (crash recovery, repeats). */
   intents: IntentStore;
+  /** Chats dissolved or left by the bot: writes there are refused before any request. */
+  goneChats: GoneChatStore;
   searcher: Searcher;
   /** Runs `fn` in one transaction. */
   transaction<T>(fn: () => T): T;
@@ -102,6 +106,7 @@ export function openStore(workdir: string, clock: Clock): Store {
     health: new HealthStore(db, now),
     journalFigures: new JournalFiguresStore(db, now),
     intents: new IntentStore(db, now),
+    goneChats: new GoneChatStore(db, now),
     searcher,
     transaction<T>(fn: () => T): T {
       return inTransaction(db, fn);

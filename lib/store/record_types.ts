@@ -57,7 +57,9 @@ export type MessageContent =
     /** Why the forwarded messages could not be fetched (bounded); null otherwise. */
     error: string | null;
   }
-  | { kind: "unknown"; message_type: string };
+  | { kind: "unknown"; message_type: string }
+  /** What is left of a recalled message whose content was removed. */
+  | { kind: "recalled"; message_type: string };
 
 /** One resolved mention; members without a value are absent. */
 export interface Mention {
@@ -149,7 +151,22 @@ export interface IncomingMessageRecord {
   delayed_seconds?: number;
   /** Why the message could not be read (bounded); `text` is then a placeholder. */
   error?: string;
+  /** Set once its sender (or a group's owner or manager) recalled it. */
+  recalled?: RecallMark;
   feishu: RawEnvelope | Record<string, never>;
+}
+
+/** Who recalled a message, and when. */
+export interface RecallMark {
+  /** When (ISO, seconds), from Feishu's `recall_time`. */
+  at: string;
+  /**
+   * Who: Feishu names no person, only the role (`message_owner`,
+   * `group_owner`, `group_manager`, `enterprise_manager`).
+   */
+  by: string;
+  /** True when the text, content and attachments were removed (`privacy.keep_recalled` off). */
+  removed: boolean;
 }
 
 /** Kinds of downloadable resources. */
@@ -213,7 +230,9 @@ export type PassiveEventType =
   | "message_read"
   | "bot_added"
   | "bot_leave"
-  | "p2p_entered";
+  | "p2p_entered"
+  | "chat_disbanded"
+  | "message_recalled";
 
 /** A passive event record of the `events` conversation. */
 export interface PassiveEventRecord {

@@ -7,6 +7,7 @@
 import type { DatabaseSync, SQLInputValue } from "node:sqlite";
 import type { BridgeRecord, RecordKind } from "./record_types.ts";
 import { inTransaction } from "./db.ts";
+import { type RecallChange, writeRecall } from "./recalls.ts";
 import {
   type ActiveChat,
   activeChats,
@@ -135,6 +136,35 @@ export class RecordStore {
     if (res.changes === 0) return false;
     this.#indexChunks({ account, id, chunkIds: change.chunkIds });
     return true;
+  }
+
+  /**
+   * Marks an incoming message recalled: its JSON becomes `record` (which
+   * carries `recalled`, and without its text unless the operator keeps
+   * recalled messages), its searchable text follows (the search index's
+   * trigger drops the old text), the columns say who and when, and with a
+   * `quote` the replies quoting it show that instead (see recalls.ts).
+   * False when no such record exists.
+   */
+  markRecalled(account: string, id: string, chatId: string, change: RecallChange): boolean {
+    return writeRecall(
+      this.#db,
+      { account, id, chatId, now: this.#now() },
+      change,
+      buildSearchText,
+    );
+  }
+
+  /**
+   * Whether the bot sent a visible message in the record's chat after it
+   * (Feishu's time, then arrival): what counts as the agent having answered
+   * it, the same event that ends the chat's Typing.
+   */
+  answeredAfter(account: string, stored: Pick<StoredRecord, "chatId" | "createTime" | "seq">) {
+    return this.#db.prepare(
+      `SELECT 1 FROM records WHERE account = ? AND chat_id = ? AND kind = 'sent' AND hidden = 0
+         AND (create_time > ? OR (create_time = ? AND seq > ?)) LIMIT 1`,
+    ).get(account, stored.chatId, stored.createTime, stored.createTime, stored.seq) !== undefined;
   }
 
   /** The record with this exact compound id. */

@@ -384,3 +384,63 @@ Deno.test("RecordStore.window() is the chat's last n, or the n that end with an 
     ]);
     assert.deepEqual(ids(s.records.window("main", "oc_1", 2, "main:oc_1:om_2")), ["om_9", "om_2"]);
   }));
+
+Deno.test("RecordStore.markRecalled() rewrites the record, its columns and the search index; answeredAfter() sees a later send", () =>
+  withStore(async (s) => {
+    s.records.insert(msg(1));
+    s.records.insert(msg(2));
+    const stored = s.records.get("main", "main:oc_1:om_1")!;
+    assert.equal(s.records.answeredAfter("main", stored), false);
+    assert.equal(
+      (await s.searcher.search({ account: "main", chatId: null, pattern: "hello 1" })).total,
+      1,
+    );
+    const record = {
+      ...incomingRecord("om_1", { id: stored.id, chat_id: "oc_1", text: "[recalled]" }),
+      recalled: { at: "2026-08-03T09:15:00Z", by: "message_owner", removed: true },
+    };
+    s.records.insert(msg(4, {
+      record: incomingRecord("om_4", {
+        id: "main:oc_1:om_4",
+        chat_id: "oc_1",
+        reply_to: stored.id,
+        reply_to_message: { id: stored.id, source: "store", text: "hello 1" },
+      }),
+    }));
+    const change = { record, at: 5, by: "message_owner", quote: "[recalled]" };
+    assert.equal(s.records.markRecalled("main", stored.id, "oc_1", change), true);
+    assert.equal(s.records.markRecalled("main", "main:oc_1:om_9", "oc_1", change), false);
+    const reply = s.records.get("main", "main:oc_1:om_4")!;
+    assert.equal(reply.kind === "message" && reply.record.reply_to_message?.text, "[recalled]");
+    assert.equal(
+      (await s.searcher.search({ account: "main", chatId: null, pattern: "hello 1" })).total,
+      0,
+    );
+    assert.equal(
+      (await s.searcher.search({ account: "main", chatId: null, pattern: "hello 2" })).total,
+      1,
+    );
+    const row = s.db.prepare("SELECT recalled_at, recalled_by FROM records WHERE id = ?").get(
+      stored.id,
+    );
+    assert.deepEqual({ ...row }, { recalled_at: 5, recalled_by: "message_owner" });
+    assert.equal(s.records.get("main", stored.id)?.record.text, "[recalled]");
+    s.records.insert(msg(3, { direction: "outgoing", kind: "sent" }));
+    assert.equal(s.records.answeredAfter("main", stored), true);
+  }));
+
+Deno.test("GoneChatStore marks, reads, counts and lifts a chat", () =>
+  withStore((s) => {
+    assert.equal(s.goneChats.get("main", "oc_1"), null);
+    s.goneChats.mark("main", { chatId: "oc_1", reason: "dissolved", at: 7 });
+    s.goneChats.mark("other", { chatId: "oc_1", reason: "bot_removed", at: 8 });
+    assert.deepEqual(s.goneChats.get("main", "oc_1"), {
+      chatId: "oc_1",
+      reason: "dissolved",
+      at: 7,
+    });
+    assert.equal(s.goneChats.count("main"), 1);
+    assert.equal(s.goneChats.lift("main", "oc_1"), true);
+    assert.equal(s.goneChats.lift("main", "oc_1"), false);
+    assert.equal(s.goneChats.get("other", "oc_1")?.reason, "bot_removed");
+  }));

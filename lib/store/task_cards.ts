@@ -114,6 +114,16 @@ export class TaskCardStore {
     return Number(r.changes) > 0;
   }
 
+  /** Drops every binding of a chat (its topics' too): the chat is gone. How many. */
+  deleteChat(account: string, chatId: string): number {
+    return Number(
+      this.#db.prepare("DELETE FROM task_cards WHERE account = ? AND chat_id = ?").run(
+        account,
+        chatId,
+      ).changes,
+    );
+  }
+
   /**
    * Drops the bindings of routes last active before `before` (a binding
    * stored before activity was kept counts from its last update); the

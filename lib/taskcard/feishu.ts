@@ -83,7 +83,14 @@ export function feishuTransport(deps: FeishuTransportDeps): ResidentTransport {
   };
 
   return {
-    binding: (route) => store.taskCards.get(route),
+    binding(route) {
+      // A gone chat's card cannot be edited or replaced: its binding goes, unwritten.
+      if (store.goneChats.get(route.account, route.chatId)) {
+        store.taskCards.deleteChat(route.account, route.chatId);
+        return { state: "none" };
+      }
+      return store.taskCards.get(route);
+    },
     superseded(route, residentId) {
       const seen = latest.get(route);
       return seen !== null && seen !== residentId;
