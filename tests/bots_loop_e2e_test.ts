@@ -107,6 +107,19 @@ Deno.test("bots: two bots mentioning each other wake the agent ten times, then a
     // Held messages get no OK and no Typing: once Bob's OK is there (same lane, later), none came.
     await emu.waitFor(() => emu.reactions(bob.messageId!).some((r) => r.emojiType === "OK"));
     for (const id of held) assert.deepEqual(emu.reactions(id), [], id);
+    assert.deepEqual(
+      fromOther.map((r) => r.wake_held === true),
+      [...Array(10).fill(false), ...Array(3).fill(true)],
+      "held records say so",
+    );
+
+    // A held message recalled tells the agent nothing (it never saw it): Bob's next wake comes
+    // right after, in the chat's order.
+    emu.recall({ messageId: held[0]!, push: true });
+    emu.userSends({ user: D.bob.openId, chat: D.team, text: "still there?", mentions: ["bot"] });
+    const after = await bridge.channel.atLeast(13);
+    assert.match(after[12]!.content, /still there\?$/);
+    assert.equal(after.length, 13);
   } finally {
     await bridge.close();
   }

@@ -37,6 +37,7 @@ export const READ_KEYS = [
   "from_name",
   "sender_type",
   "sender_is_bot",
+  "wake_held",
   "to",
   "message_type",
   "text",
@@ -107,6 +108,7 @@ const DEFAULTS: Record<string, unknown> = {
   attachments: [],
   synthetic: false,
   backfilled: false,
+  wake_held: false,
 };
 
 function project(rec: object, keys: readonly string[]): Record<string, unknown> {

@@ -207,6 +207,8 @@ export function createConversationLog(options: ConversationLogOptions): Conversa
         }
         return "replayed";
       }
+      // Marked on the record: `read` shows it, and a later recall tells nobody of it.
+      if (hold && entry.kind === "message") entry.record.wake_held = true;
       write(account.alias, entry, meta);
       await wake(account, entry, hold);
       return "recorded";

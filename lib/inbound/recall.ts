@@ -145,8 +145,9 @@ export async function handleRecall(
     { at: isoSeconds(at), by: notice.recallType },
     deps.keepRecalled === true,
   );
-  // Answered: the bot wrote in the chat since; never woken: the agent never saw it.
-  const notify = deps.store.records.isNotified(alias, id) &&
+  // Answered: the bot wrote in the chat since; never woken (or held by the bot
+  // loop guard): the agent never saw it.
+  const notify = deps.store.records.isNotified(alias, id) && stored.record.wake_held !== true &&
     !deps.store.records.answeredAfter(alias, stored);
   const outcome = await deps.conversation.recall(account, record, { at, notify });
   if (!deps.keepRecalled) {

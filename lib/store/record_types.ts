@@ -130,6 +130,8 @@ export interface IncomingMessageRecord {
   from_name: string | null;
   sender_type: string | null;
   sender_is_bot: boolean;
+  /** Set when the bot loop guard recorded this message without waking the agent. */
+  wake_held?: boolean;
   text: string;
   /** Feishu's create time, whole seconds (ISO). */
   date: string;
