@@ -6,13 +6,22 @@
  * the agent, woken for it and not having answered, is told it was
  * withdrawn; with `privacy.keep_recalled` the text stays; a recall after the
  * agent answered tells the agent nothing; a reply to it fails with
- * `TARGET_REVOKED`.
+ * `TARGET_REVOKED`; the recalled words leave the chat's Task Card.
  */
 
 import assert from "node:assert/strict";
 import { dirname } from "node:path";
 import { DEFAULT_IDS as D, type Emulator, startEmulator } from "../lib/emulator/mod.ts";
 import { type Bridge, bridgeConfig, startBridge, until } from "./_inbound.ts";
+import {
+  agentDir,
+  agentState,
+  appendEvents,
+  cardShowing,
+  diary,
+  frameOf,
+  start,
+} from "./_taskcards.ts";
 
 type Rec = Record<string, unknown>;
 
@@ -189,6 +198,36 @@ Deno.test("recall: a message never stored (a group message not for the bot) leav
     assert.equal(event.source_chat_id, D.team);
     assert.ok(!(await bridge.records(D.team)).some((r) => r.feishu_message_id === messageId));
     assert.equal(bridge.channel.items.length, 1, "no withdrawn notice");
+  } finally {
+    await bridge.close();
+  }
+});
+
+Deno.test("recall: the recalled words leave the chat's Task Card, and a later row quoting them cut short shows none either", async () => {
+  await using emu = await startEmulator();
+  const workdir = await agentDir();
+  const bridge = await start(emu, workdir);
+  try {
+    await emu.ws.whenReady();
+    // Markup characters too: the card escapes them after the recalled words are taken out.
+    const secret = "my *door* code is [4417] | use it tonight";
+    const { messageId } = emu.userSends({ user: D.alice.openId, chat: D.aliceP2p, text: secret });
+    await bridge.channel.atLeast(1);
+    await cardShowing(emu, D.aliceP2p, (f) => f.startsWith("📋"));
+    await agentState(workdir, "active");
+    // The agent's row quotes her (the card shows its newest row).
+    await appendEvents(workdir, diary(`Answering Alice: ${secret}`, "a1"));
+    await cardShowing(emu, D.aliceP2p, (f) => f.includes("4417"));
+    // What people see: the card's character references read as the characters.
+    const seen = (f: string) => f.replace(/&#(\d+);/g, (_, n) => String.fromCodePoint(Number(n)));
+    emu.recall({ messageId: messageId!, push: true });
+    const after = seen(frameOf(await cardShowing(emu, D.aliceP2p, (f) => !f.includes("4417"))));
+    assert.match(after, /Answering Alice: \[recalled\]/);
+    // A later row quoting her words cut short is blanked too.
+    await appendEvents(workdir, diary(`Noted: ${secret.slice(0, 12)}…`, "a2"));
+    const later = seen(frameOf(await cardShowing(emu, D.aliceP2p, (f) => f.includes("Noted"))));
+    assert.match(later, /Noted: \[recalled\]/);
+    assert.doesNotMatch(later, /door/);
   } finally {
     await bridge.close();
   }

@@ -45,6 +45,13 @@ export type Recorded = BridgeRecord & {
 /** Told of every record written and every wake. */
 export type RecordedListener = (recorded: Recorded) => void;
 
+/** A person recalled a message: its chat and the text it had. */
+export interface Recalled {
+  account: string;
+  chatId: string;
+  text: string;
+}
+
 /** What wakes the agent. */
 export type WakingRecord =
   | { kind: "message"; record: IncomingMessageRecord }
@@ -103,6 +110,8 @@ export interface ConversationLog {
   ): Promise<"recalled" | "replayed" | "missing">;
   /** Subscribes a listener (in the composition root, once). */
   onRecorded(listener: RecordedListener): void;
+  /** Subscribes to recalls, told once per recalled message (its text, whatever the store keeps). */
+  onRecalled(listener: (recalled: Recalled) => void): void;
 }
 
 /** The Feishu message a record puts last in its chat, if any. */
@@ -123,6 +132,7 @@ function lastMessageOf(entry: BridgeRecord): string | null {
 export function createConversationLog(options: ConversationLogOptions): ConversationLog {
   const { store, log } = options;
   const listeners: RecordedListener[] = [];
+  const recallListeners: ((recalled: Recalled) => void)[] = [];
 
   function tell(account: string, entry: BridgeRecord, woke: boolean): void {
     const recorded: Recorded = {
@@ -220,6 +230,8 @@ export function createConversationLog(options: ConversationLogOptions): Conversa
       if (stored?.kind !== "message") return "missing";
       const replay = stored.record.recalled !== undefined;
       if (!replay) {
+        const told = { account: alias, chatId: record.chat_id, text: stored.record.text };
+        for (const listener of recallListeners) listener(told);
         store.transaction(() => {
           store.records.markRecalled(alias, record.id, record.chat_id, {
             record,
@@ -241,6 +253,9 @@ export function createConversationLog(options: ConversationLogOptions): Conversa
     },
     onRecorded(listener) {
       listeners.push(listener);
+    },
+    onRecalled(listener) {
+      recallListeners.push(listener);
     },
   };
 }

@@ -11,6 +11,7 @@
 export {
   type ConversationLog,
   createConversationLog,
+  type Recalled,
   type Recorded,
   type RecordedListener,
 } from "./log.ts";

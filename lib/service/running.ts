@@ -165,6 +165,7 @@ export async function startRunning(
   });
   conversation.onRecorded((r) => relay.onRecorded(r));
   conversation.onRecorded((r) => taskCards.onRecorded(r));
+  conversation.onRecalled((r) => taskCards.onRecalled(r));
   for (const listener of options.listeners ?? []) conversation.onRecorded(listener);
   const figures = createJournalInspector({
     journal: inbound.journal,

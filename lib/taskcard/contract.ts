@@ -6,7 +6,7 @@
 
 import type { Account } from "../account/mod.ts";
 import type { Clock, Logger } from "../core/mod.ts";
-import type { ConversationLog, Recorded } from "../conversation/mod.ts";
+import type { ConversationLog, Recalled, Recorded } from "../conversation/mod.ts";
 import type { Store } from "../store/mod.ts";
 import type { AgentProfile } from "./look.ts";
 
@@ -93,6 +93,8 @@ export interface TaskCards {
    * (the agent's, a command's answer) marks its card superseded.
    */
   onRecorded(recorded: Recorded): void;
+  /** A recalled message: its text leaves its chat's cards (rewritten at their next turn). */
+  onRecalled(recalled: Recalled): void;
   status(): TaskCardStatus;
   /** Resolves when no card write waits (tests, shutdown). */
   idle(): Promise<void>;

@@ -17,6 +17,7 @@
 
 import { join } from "node:path";
 import type { Recorded } from "../conversation/mod.ts";
+import { RecalledTexts } from "./recalled.ts";
 import { routeKey, type TaskCardRoute } from "../store/mod.ts";
 import { agentState, isFile } from "./agent_state.ts";
 import { Attributor, working } from "./attribute.ts";
@@ -86,10 +87,13 @@ export function createTaskCards(options: TaskCardsOptions): TaskCards {
   let pruned = 0;
   let doneReactions = 0;
 
-  const frameAt = (key: string, nowMs: number) =>
-    own
+  const recalled = new RecalledTexts();
+  const frameAt = (key: string, nowMs: number) => {
+    const frame = own
       ? frames.render(key, pref.normalRows, look, nowMs)
       : renderFrame(tailer.snapshot(), pref.normalRows, programmable, look, nowMs);
+    return recalled.hide(known.get(key), frame);
+  };
   const readLook = async () =>
     cardLook(await options.profile?.().catch(() => null) ?? null, redact);
 
@@ -176,14 +180,11 @@ export function createTaskCards(options: TaskCardsOptions): TaskCards {
     if (account && r.react !== false && await reactDone(account, store, log, r)) doneReactions++;
   };
 
-  const readPreference = async () => {
-    try {
-      return await options.preference();
-    } catch (err) {
+  const readPreference = () =>
+    options.preference().catch((err) => {
       log.warn("task card preference unreadable; keeping the last one", { error: String(err) });
       return pref;
-    }
-  };
+    });
 
   /** Reads the slot; true when what it asks for changed. */
   const readSlot = async () => {
@@ -361,6 +362,11 @@ export function createTaskCards(options: TaskCardsOptions): TaskCards {
       const route = { ...r.route, threadId: r.route.threadId || null };
       if (r.woke) requested(route, r.messageId, r);
       else if (r.kind !== "card_action") observe(route, r.messageId);
+    },
+    onRecalled(r) {
+      if (!recalled.add(r.account, r.chatId, r.text)) return;
+      const same = [...known].filter(([, c]) => c.account === r.account && c.chatId === r.chatId);
+      for (const [key] of same) pacer.request(key);
     },
     status() {
       const bindings = store.taskCards.routes();
