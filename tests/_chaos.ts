@@ -156,15 +156,17 @@ export function drainedJournal(bridge: Bridge, guardMs = 60_000): Promise<Rec> {
 }
 
 /**
- * Waits until a backfill finished after `since` (ISO time), e.g. the one a
- * final reconnect starts; resolves with the account's status.
+ * Waits until a backfill that began after `since` (ISO time) finished, e.g.
+ * the one a final reconnect starts (one begun before, by an earlier
+ * reconnect, may end after `since` and does not count); resolves with the
+ * account's status.
  */
 export function backfillAfter(bridge: Bridge, since: string): Promise<Rec> {
   return until(async () => {
     const account = await bridge.account();
-    const at = (account.backfill as Rec | null | undefined)?.at;
-    return typeof at === "string" && at > since && account;
-  }, { what: `a backfill after ${since}` });
+    const started = (account.backfill as Rec | null | undefined)?.started_at;
+    return typeof started === "string" && started > since && account;
+  }, { what: `a backfill begun after ${since}` });
 }
 
 /** Every message of a chat the emulator pushed, acked or gave up on (nothing still to come). */

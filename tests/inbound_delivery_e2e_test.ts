@@ -225,16 +225,20 @@ Deno.test("backfill recovers messages Feishu never pushed once the connection co
     assert.match(String(connection.last_frame_at), /^\d{4}-\d\d-\d\dT.*Z$/);
     assert.match(String(connection.last_event_at), /^\d{4}-\d\d-\d\dT.*Z$/);
     // Topics, where the bridge never heard from anyone, is discovered and read too (empty).
-    assert.deepEqual(account.backfill && { ...(account.backfill as Rec), at: null }, {
-      chats: 3,
-      threads: 0,
-      seen: 6,
-      queued: 4,
-      errors: 0,
-      truncated: 0,
-      discovered: 1,
-      at: null,
-    });
+    assert.deepEqual(
+      account.backfill && { ...(account.backfill as Rec), at: null, started_at: null },
+      {
+        chats: 3,
+        threads: 0,
+        seen: 6,
+        queued: 4,
+        errors: 0,
+        truncated: 0,
+        discovered: 1,
+        at: null,
+        started_at: null,
+      },
+    );
     assert.equal(
       ((account.admission as Rec).rejected as Rec).bot_not_mentioned,
       1,

@@ -76,7 +76,8 @@ export function discoverSince(lostAtMs: number, nowMs: number) {
 }
 
 /** The last gap backfill of an account. */
-export type BackfillStatus = BackfillReport & { at: string };
+/** The last backfill's report, when it began (`started_at`) and ended (`at`). */
+export type BackfillStatus = BackfillReport & { started_at: string; at: string };
 
 /** An opened inbound side. */
 export interface InboundRuntime {
@@ -113,8 +114,9 @@ export async function openInbound(options: InboundOptions): Promise<InboundRunti
   const backfills = new Map<string, BackfillStatus>();
   const watches = new Map<string, StorageWatch>();
   const aborter = new AbortController();
-  const runBackfill = (a: Account, extra: Partial<BackfillOptionsOf>) =>
-    backfill({
+  const runBackfill = (a: Account, extra: Partial<BackfillOptionsOf>) => {
+    const started = new Date(clock.now()).toISOString();
+    return backfill({
       api: a.api,
       records: store.records,
       intake: intakes.get(a.alias)!,
@@ -123,9 +125,14 @@ export async function openInbound(options: InboundOptions): Promise<InboundRunti
       signal: aborter.signal,
       ...extra,
     }).then((r) => {
-      backfills.set(a.alias, { ...r, at: new Date(clock.now()).toISOString() });
+      backfills.set(a.alias, {
+        ...r,
+        started_at: started,
+        at: new Date(clock.now()).toISOString(),
+      });
       return r;
     });
+  };
   for (const a of options.accounts) {
     const storage = new StorageWatch({
       clock,
