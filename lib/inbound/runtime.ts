@@ -76,7 +76,10 @@ export function discoverSince(lostAtMs: number, nowMs: number) {
 }
 
 /** The last gap backfill of an account. */
-/** The last backfill's report, when it began (`started_at`) and ended (`at`). */
+/**
+ * The report of the most recently begun backfill that ended, when it began
+ * (`started_at`) and ended (`at`).
+ */
 export type BackfillStatus = BackfillReport & { started_at: string; at: string };
 
 /** An opened inbound side. */
@@ -125,11 +128,15 @@ export async function openInbound(options: InboundOptions): Promise<InboundRunti
       signal: aborter.signal,
       ...extra,
     }).then((r) => {
-      backfills.set(a.alias, {
-        ...r,
-        started_at: started,
-        at: new Date(clock.now()).toISOString(),
-      });
+      // The newest begun wins: a long first backfill ending after a reconnect's is older news.
+      const shown = backfills.get(a.alias);
+      if (!shown || shown.started_at <= started) {
+        backfills.set(a.alias, {
+          ...r,
+          started_at: started,
+          at: new Date(clock.now()).toISOString(),
+        });
+      }
       return r;
     });
   };
