@@ -167,16 +167,21 @@ export function pushBotMemberEvent(
   return pushEvent(env, {
     app: input.app,
     eventType: `im.chat.member.bot.${input.added ? "added" : "deleted"}_v1`,
-    event: {
-      chat_id: input.chat.chatId,
-      operator_id: userIds(input.operator),
-      external: false,
-      operator_tenant_key: input.app.tenantKey,
-      name: input.chat.name,
-      i18n_names: { zh_cn: input.chat.name, en_us: input.chat.name, ja_jp: "" },
-    },
+    event: chatOperatorEvent(input),
     options: input.options,
   });
+}
+
+/** The body Feishu's chat events share: the chat, who acted, and its names. */
+function chatOperatorEvent(input: { app: App; chat: Chat; operator: User }) {
+  return {
+    chat_id: input.chat.chatId,
+    operator_id: userIds(input.operator),
+    external: false,
+    operator_tenant_key: input.app.tenantKey,
+    name: input.chat.name,
+    i18n_names: { zh_cn: input.chat.name, en_us: input.chat.name, ja_jp: "" },
+  };
 }
 
 /** Pushes `im.chat.disbanded_v1` (a group dissolved by `operator`). */
@@ -187,14 +192,7 @@ export function pushDisbandedEvent(
   return pushEvent(env, {
     app: input.app,
     eventType: "im.chat.disbanded_v1",
-    event: {
-      chat_id: input.chat.chatId,
-      operator_id: userIds(input.operator),
-      external: false,
-      operator_tenant_key: input.app.tenantKey,
-      name: input.chat.name,
-      i18n_names: { zh_cn: input.chat.name, en_us: input.chat.name, ja_jp: "" },
-    },
+    event: chatOperatorEvent(input),
     options: input.options,
   });
 }
